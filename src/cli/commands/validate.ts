@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FileDiagnostic } from '../../core/diagnostics';
+import { validateTemplate } from '../../core/template';
+import { formatDiagnostic, summary } from '../format';
+import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
+
+export const validateCommand: Command = async (args, io) => {
+  const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean', default: false }, 'warnings-as-errors': { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  if (!positionals.length) throw new UsageError('validate: name at least one template, e.g. `judge-studio validate examples/*.judge`');
+  const all: FileDiagnostic[] = [];
+  for (const file of positionals) {
+    let text: string;
+    try {
+      text = await readFile(path.resolve(io.cwd, file), 'utf8');
+    } catch (e) {
+      throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    for (const d of validateTemplate(text)) {
+      const { data: _data, ...rest } = d;
+      all.push({ file, ...rest });
+    }
+  }
+  if (values.json) io.stdout(JSON.stringify(all.map(({ file, line, column, endLine, endColumn, severity, code, message }) => ({ file, line, column, endLine, endColumn, severity, code, message })), null, 2) + '\n');
+  else {
+    for (const d of all) io.stdout(formatDiagnostic(d) + '\n');
+    io.stderr(summary(all, positionals.length) + '\n');
+  }
+  // Like a linter: errors fail; warnings fail only when asked to.
+  const failing = all.some((d) => d.severity === 'error' || (values['warnings-as-errors'] && d.severity === 'warning'));
+  return failing ? EXIT_FINDINGS : EXIT_OK;
+};

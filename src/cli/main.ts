@@ -1,0 +1,77 @@
+// The `judge-studio` command: dispatch, exit codes, Ctrl-C.
+import { validateCommand } from './commands/validate';
+import { renderCommand } from './commands/render';
+import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
+
+declare const JUDGE_STUDIO_VERSION: string;
+
+const COMMANDS: Record<string, Command> = {
+  validate: validateCommand,
+  render: renderCommand,
+};
+
+const USAGE = `Usage: judge-studio <command> [options]
+
+Commands:
+  validate <files…> [--json] [--warnings-as-errors]
+  render <template> --data <file> [--row N] [--swap] [--json]
+
+Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
+`;
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(USAGE);
+    return name ? 0 : EXIT_USAGE;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${JUDGE_STUDIO_VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command(args, io);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`judge-studio ${name}: ${(e as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr(`judge-studio ${name}: internal error: ${(e as Error).stack ?? e}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+/** Runs the CLI as a process: argv, stdio, exit code, Ctrl-C. */
+export function runCli(): void {
+  const controller = new AbortController();
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    // First Ctrl-C: stop cleanly (finished rows are kept). Second: quit now.
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write('\njudge-studio: stopping after the requests in flight… (Ctrl-C again to quit now)\n');
+    controller.abort();
+  });
+  main(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    cwd: process.cwd(),
+    env: process.env,
+    signal: controller.signal,
+  }).then(
+    (code) => {
+      process.exitCode = interrupted && code === 0 ? 130 : code;
+    },
+    (e) => {
+      process.stderr.write(`judge-studio: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = EXIT_USAGE;
+    },
+  );
+}
+
+if (require.main === module) runCli();

@@ -1,0 +1,210 @@
+// Front matter: find the `---` block, parse YAML with positions, validate it with zod and point
+// every problem at its YAML line.
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { z } from 'zod';
+import type { Diagnostic } from '../diagnostics';
+import type { LineIndex } from '../text';
+import type { FrontMatter, TemplateConfig } from './types';
+import { closest } from './suggest';
+
+const IDENT = /^[a-z][a-z0-9_]*$/;
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const intRange = z.union([
+  z.tuple([z.number().int(), z.number().int()]).transform(([min, max]) => ({ min, max })),
+  z.object({ min: z.number().int(), max: z.number().int() }).strict(),
+]).refine((r) => r.min < r.max, { message: 'the first number must be smaller than the second, e.g. [1, 5]' });
+
+export const frontMatterSchema = z
+  .object({
+    name: z.string().regex(IDENT, 'use lower case letters, digits and _, starting with a letter (e.g. helpfulness)'),
+    kind: z.enum(['pointwise', 'pairwise'], { message: 'must be "pointwise" or "pairwise"' }),
+    description: z.string().optional(),
+    scale: intRange.optional(),
+    inputs: z.array(z.string().regex(FIELD, 'an input is a dataset field name: letters, digits and _')).optional(),
+    model: z
+      .object({
+        name: z.string().min(1).optional(),
+        temperature: z.number().min(0).max(2).optional(),
+        max_tokens: z.number().int().positive().optional(),
+        swap: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    dimensions: z
+      .array(z.object({ name: z.string().regex(IDENT, 'use lower case letters, digits and _'), description: z.string().min(1) }).strict())
+      .min(1)
+      .optional(),
+    ranking: intRange.optional(),
+    degrees: z.array(z.string().min(1)).min(2).optional(),
+  })
+  .strict()
+  .superRefine((fm, ctx) => {
+    if (fm.kind === 'pointwise') {
+      if (!fm.scale) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'a pointwise template needs a `scale`, e.g. `scale: [1, 5]` (or `[0, 1]` for pass/fail)' });
+      for (const key of ['dimensions', 'ranking', 'degrees'] as const) {
+        if (fm[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `\`${key}\` belongs to pairwise templates; remove it or set \`kind: pairwise\`` });
+      }
+      if (fm.model?.swap !== undefined) ctx.addIssue({ code: 'custom', path: ['model', 'swap'], message: '`swap` applies to pairwise templates only; remove it' });
+    } else if (fm.scale) {
+      ctx.addIssue({ code: 'custom', path: ['scale'], message: 'a pairwise template has no score scale (its verdict is A, B or TIE); remove `scale`' });
+    }
+    if ((fm.ranking || fm.degrees) && !fm.dimensions) {
+      ctx.addIssue({ code: 'custom', path: [fm.ranking ? 'ranking' : 'degrees'], message: '`ranking` and `degrees` need `dimensions`; declare the dimensions in priority order' });
+    }
+    const seen = new Set<string>();
+    fm.dimensions?.forEach((d, i) => {
+      if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
+      seen.add(d.name);
+    });
+    const inputs = new Set<string>();
+    fm.inputs?.forEach((name, i) => {
+      if (inputs.has(name)) ctx.addIssue({ code: 'custom', path: ['inputs', i], message: `input "${name}" is listed twice` });
+      inputs.add(name);
+    });
+  });
+
+const OPEN = /^\uFEFF?---[ \t]*(?:\r\n|\n|\r|$)/;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
+
+export interface FrontMatterResult {
+  frontMatter: FrontMatter | null;
+  config: TemplateConfig | null;
+  bodyStart: number;
+  diagnostics: Diagnostic[];
+}
+
+export function parseFrontMatter(text: string, index: LineIndex): FrontMatterResult {
+  const diagnostics: Diagnostic[] = [];
+  const open = OPEN.exec(text);
+  if (!open) {
+    diagnostics.push({
+      ...index.span(0, index.lineEnd(1)),
+      severity: 'error',
+      code: 'front-matter-missing',
+      message: 'A template starts with front matter between `---` lines, e.g. `---` / `name: helpfulness` / `kind: pointwise` / `scale: [1, 5]` / `---`; add it at the top of the file.',
+    });
+    return { frontMatter: null, config: null, bodyStart: text.charCodeAt(0) === 0xfeff ? 1 : 0, diagnostics };
+  }
+  const start = open[0].length;
+  let closeLine = -1;
+  for (let line = 2; line <= index.lineCount; line++) {
+    if (CLOSE.test(index.lineText(line))) {
+      closeLine = line;
+      break;
+    }
+  }
+  if (closeLine < 0) {
+    diagnostics.push({
+      ...index.span(0, index.lineEnd(1)),
+      severity: 'error',
+      code: 'front-matter-invalid',
+      message: 'The front matter opened here is never closed; add a `---` line after its last key.',
+    });
+    return { frontMatter: null, config: null, bodyStart: start, diagnostics };
+  }
+  const end = index.lineStart(closeLine);
+  const bodyStart = Math.min(text.length, index.lineEnd(closeLine) + lineBreakLength(text, index.lineEnd(closeLine)));
+  const yamlText = text.slice(start, end);
+  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  for (const err of [...doc.errors, ...doc.warnings]) {
+    const [a, b] = err.pos;
+    diagnostics.push({
+      ...index.span(start + a, start + Math.max(a + 1, b)),
+      severity: 'error',
+      code: 'front-matter-invalid',
+      message: `YAML: ${firstLine(err.message)}`,
+    });
+  }
+  if (doc.errors.length) return { frontMatter: { start, end, data: null }, config: null, bodyStart, diagnostics };
+
+  const data: unknown = doc.toJS();
+  const frontMatter: FrontMatter = { start, end, data };
+  if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
+    diagnostics.push({
+      ...index.span(0, index.lineEnd(1)),
+      severity: 'error',
+      code: 'front-matter-invalid',
+      message: 'The front matter must be a YAML mapping with at least `name` and `kind`.',
+    });
+    return { frontMatter, config: null, bodyStart, diagnostics };
+  }
+  const parsed = frontMatterSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) diagnostics.push(issueDiagnostic(issue, doc, index, start));
+    return { frontMatter, config: null, bodyStart, diagnostics };
+  }
+  const fm = parsed.data;
+  const config: TemplateConfig = {
+    name: fm.name,
+    kind: fm.kind,
+    model: { ...fm.model, swap: fm.model?.swap ?? true },
+    ...(fm.scale && { scale: fm.scale }),
+    ...(fm.inputs && { inputs: fm.inputs }),
+    ...(fm.dimensions && { dimensions: fm.dimensions }),
+    ...(fm.ranking && { ranking: fm.ranking }),
+    ...(fm.degrees && { degrees: fm.degrees }),
+  };
+  return { frontMatter, config, bodyStart, diagnostics };
+}
+
+function lineBreakLength(text: string, at: number): number {
+  if (text.startsWith('\r\n', at)) return 2;
+  return at < text.length ? 1 : 0;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? s;
+}
+
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees'];
+const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap'];
+
+/** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */
+function issueDiagnostic(issue: z.core.$ZodIssue, doc: Document, index: LineIndex, start: number): Diagnostic {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  let message = issue.message;
+  let range: [number, number] | undefined;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    const known = path.length === 1 && path[0] === 'model' ? MODEL_KEYS : path.length === 0 ? KNOWN_KEYS : [];
+    const guess = closest(key, known);
+    message = `Unknown key \`${key}\`${guess ? `; did you mean \`${guess}\`?` : `; known keys: ${known.join(', ')}`}`;
+    range = keyRange(doc, [...path, key]);
+  } else {
+    const field = path.length ? `\`${path.join('.')}\`: ` : '';
+    if (issue.code === 'invalid_type' && issue.input === undefined) message = `${field}required; add it`;
+    else message = `${field}${message}`;
+    range = nodeRange(doc, path) ?? keyRange(doc, path);
+  }
+  const [a, b] = range ?? [0, 0];
+  const span = range ? index.span(start + a, start + b) : index.span(0, 3);
+  return { ...span, severity: 'error', code: 'front-matter-invalid', message };
+}
+
+function nodeRange(doc: Document, path: (string | number)[]): [number, number] | undefined {
+  if (!path.length) return undefined;
+  const node = doc.getIn(path, true) as Node | undefined;
+  if (node && (isScalar(node) || isMap(node) || isSeq(node)) && node.range) return [node.range[0], node.range[1]];
+  return undefined;
+}
+
+/** The key text of the deepest existing pair along `path`. */
+function keyRange(doc: Document, path: (string | number)[]): [number, number] | undefined {
+  let node: unknown = doc.contents;
+  let found: [number, number] | undefined;
+  for (const step of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === step);
+      if (!pair || !isScalar(pair.key) || !pair.key.range) break;
+      found = [pair.key.range[0], pair.key.range[1]];
+      node = pair.value;
+    } else if (isSeq(node) && typeof step === 'number') {
+      const item = node.items[step] as Node | undefined;
+      if (!item || !('range' in item) || !item.range) break;
+      found = [item.range[0], item.range[1]];
+      node = item;
+    } else break;
+  }
+  return found;
+}

@@ -1,0 +1,200 @@
+// renderTemplate: a template and one dataset row -> the exact chat messages sent to the judge.
+import Handlebars from 'handlebars';
+import type { DatasetRecord } from '../dataset/types';
+import type { ChatMessage } from '../judge/types';
+import { outputInstruction } from '../judge/replySchema';
+import { pairFields, pairStyle } from './fields';
+import type { ParsedTemplate } from './types';
+
+export interface RenderOptions {
+  /** Pairwise: exchange the two responses (pass 2 of the position swap). */
+  swap?: boolean;
+  /** 1-based row number, named in error messages. */
+  row?: number;
+}
+
+/** Where a dataset value landed in a message (for the preview's highlighting). */
+export interface PlaceholderValue {
+  name: string;
+  messageIndex: number;
+  start: number;
+  end: number;
+}
+
+export interface RenderedPrompt {
+  messages: ChatMessage[];
+  values: PlaceholderValue[];
+}
+
+export type RenderOutcome = { ok: true; prompt: RenderedPrompt } | { ok: false; error: string; field?: string };
+
+interface Part {
+  role: 'system' | 'user';
+  source: string;
+  /** Maps an offset in `source` back to a document offset, for error positions. */
+  toDoc: (offset: number) => number;
+}
+
+interface Compiled {
+  parts: { part: Part; fn: Handlebars.TemplateDelegate }[];
+  instruction: string | undefined;
+}
+
+const cache = new WeakMap<ParsedTemplate, Compiled>();
+
+function compile(t: ParsedTemplate): Compiled {
+  const hit = cache.get(t);
+  if (hit) return hit;
+  const system = t.sections.find((s) => s.key === 'system');
+  const body = t.text.slice(t.bodyStart);
+  const parts: Part[] = [];
+  if (system) {
+    const a = system.headingStart - t.bodyStart;
+    const b = system.bodyEnd - t.bodyStart;
+    const sysStart = system.bodyStart;
+    parts.push({ role: 'system', source: t.text.slice(system.bodyStart, system.bodyEnd), toDoc: (o) => sysStart + o });
+    const before = body.slice(0, a);
+    parts.push({ role: 'user', source: before + body.slice(b), toDoc: (o) => (o < before.length ? t.bodyStart + o : system.bodyEnd + (o - before.length)) });
+  } else {
+    parts.push({ role: 'user', source: body, toDoc: (o) => t.bodyStart + o });
+  }
+  const compiled: Compiled = {
+    parts: parts.map((part) => ({ part, fn: Handlebars.compile(part.source, { noEscape: true, strict: true }) })),
+    instruction: t.config && !t.sections.some((s) => s.key === 'output_format') ? outputInstruction(t.config) : undefined,
+  };
+  cache.set(t, compiled);
+  return compiled;
+}
+
+export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: RenderOptions = {}): RenderOutcome {
+  const rowText = opts.row !== undefined ? `row ${opts.row}` : 'the sample';
+  if (!t.config) return { ok: false, error: 'The template has front-matter errors; fix them before rendering.' };
+  if (!t.handlebarsOk) return { ok: false, error: 'The template has Handlebars syntax errors; fix them before rendering.' };
+  const missing = checkFields(t, record, rowText);
+  if (missing) return missing;
+  const context = buildContext(t, record, opts.swap === true);
+  let compiled: Compiled;
+  try {
+    compiled = compile(t);
+  } catch (e) {
+    return { ok: false, error: `Handlebars could not compile the template: ${(e as Error).message}` };
+  }
+  const messages: ChatMessage[] = [];
+  const values: PlaceholderValue[] = [];
+  for (const { part, fn } of compiled.parts) {
+    let content: string;
+    try {
+      content = fn(displayable(context));
+    } catch (e) {
+      return renderError(e, t, part, rowText);
+    }
+    const isUser = part.role === 'user';
+    if (isUser && compiled.instruction) content = `${content.trimEnd()}\n\n${compiled.instruction}`;
+    content = content.trim();
+    const index = messages.length;
+    messages.push({ role: part.role, content });
+    values.push(...markValues(fn, context, content, index, isUser ? compiled.instruction : undefined));
+  }
+  return { ok: true, prompt: { messages, values } };
+}
+
+/** Every top-level field the body reads must exist in the row and not be null. */
+function checkFields(t: ParsedTemplate, record: DatasetRecord, rowText: string): RenderOutcome | undefined {
+  for (const p of t.placeholders) {
+    if (p.inBlock || !p.head) continue;
+    const value = record[p.head];
+    if (value === undefined || value === null) {
+      const what = value === null ? 'is null' : 'is missing';
+      return {
+        ok: false,
+        field: p.head,
+        error: `${capital(rowText)}: field \`${p.head}\` ${what} (used at line ${p.span.line}, column ${p.span.column}); add it to the dataset or remove the placeholder.`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function buildContext(t: ParsedTemplate, record: DatasetRecord, swap: boolean): DatasetRecord {
+  if (!swap || t.config?.kind !== 'pairwise') return { ...record };
+  const [a, b] = pairFields(pairStyle(t));
+  return { ...record, [a]: record[b], [b]: record[a] };
+}
+
+/** Objects print as JSON rather than "[object Object]"; arrays and objects still iterate in blocks. */
+function displayable(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 20) return value;
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
+    ? value.map((v) => displayable(v, depth + 1))
+    : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayable(v, depth + 1)]));
+  const json = JSON.stringify(value, null, 2);
+  Object.defineProperty(copy, 'toString', { value: () => json, enumerable: false });
+  return copy;
+}
+
+function renderError(e: unknown, t: ParsedTemplate, part: Part, rowText: string): RenderOutcome {
+  const message = (e as Error).message ?? String(e);
+  const m = /^"([^"]+)" not defined in .* - (\d+):(\d+)$/.exec(message);
+  if (m) {
+    const [, field = '', line, column] = m;
+    const local = offsetIn(part.source, Number(line), Number(column));
+    const pos = t.index.position(part.toDoc(local));
+    return { ok: false, field, error: `${capital(rowText)}: field \`${field}\` is missing inside a block (line ${pos.line}, column ${pos.column}); add it to every item or remove the placeholder.` };
+  }
+  return { ok: false, error: `${capital(rowText)}: rendering failed: ${message}` };
+}
+
+function offsetIn(source: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = source.indexOf('\n', offset);
+    if (nl < 0) break;
+    offset = nl + 1;
+  }
+  return offset + column;
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// Value marking: render again with each non-empty string wrapped in private-use sentinels, then
+// strip them. If the stripped text differs from the real render (a helper saw the wrapping), no
+// marks are reported rather than wrong ones.
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const SEP = '\uE002';
+
+function markValues(fn: Handlebars.TemplateDelegate, context: DatasetRecord, content: string, messageIndex: number, instruction: string | undefined): PlaceholderValue[] {
+  if (JSON.stringify(context).match(/[\uE000-\uE002]/)) return [];
+  let marked: string;
+  try {
+    marked = fn(displayable(wrap(context, '')));
+  } catch {
+    return [];
+  }
+  if (instruction) marked = `${marked.trimEnd()}\n\n${instruction}`;
+  marked = marked.trim();
+  const values: PlaceholderValue[] = [];
+  let plain = '';
+  const stack: { name: string; start: number }[] = [];
+  for (let i = 0; i < marked.length; i++) {
+    const c = marked[i];
+    if (c === OPEN) {
+      const sep = marked.indexOf(SEP, i);
+      stack.push({ name: marked.slice(i + 1, sep), start: plain.length });
+      i = sep;
+    } else if (c === CLOSE) {
+      const open = stack.pop();
+      if (open) values.push({ name: open.name, messageIndex, start: open.start, end: plain.length });
+    } else plain += c;
+  }
+  return plain === content ? values : [];
+}
+
+function wrap(value: unknown, path: string): unknown {
+  if (typeof value === 'string') return value === '' ? value : `${OPEN}${path}${SEP}${value}${CLOSE}`;
+  if (Array.isArray(value)) return value.map((v, i) => wrap(v, `${path}[${i}]`));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wrap(v, path ? `${path}.${k}` : k)]));
+  return value;
+}

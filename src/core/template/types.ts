@@ -1,0 +1,116 @@
+// The parsed shape of a `.judge` template, shared by validation, rendering and the editor.
+import type { Diagnostic, Span } from '../diagnostics';
+import type { LineIndex } from '../text';
+
+export type JudgeKind = 'pointwise' | 'pairwise';
+
+export interface IntRange {
+  min: number;
+  max: number;
+}
+
+export interface Dimension {
+  name: string;
+  description: string;
+}
+
+export interface ModelDefaults {
+  name?: string;
+  temperature?: number;
+  max_tokens?: number;
+  /** Pairwise position swap; default true. */
+  swap: boolean;
+}
+
+/** Front matter after zod validation. */
+export interface TemplateConfig {
+  name: string;
+  kind: JudgeKind;
+  /** Pointwise only. */
+  scale?: IntRange;
+  inputs?: string[];
+  model: ModelDefaults;
+  /** Multi-dimension pairwise (HHH): dimensions in priority order. */
+  dimensions?: Dimension[];
+  /** Multi-dimension pairwise: absolute ranking scale for each response, e.g. 1..7. */
+  ranking?: IntRange;
+  /** Multi-dimension pairwise: preference degrees, weakest first; first means "about the same". */
+  degrees?: string[];
+}
+
+/** Canonical section keys; `other` is any level-1 heading we do not know. */
+export type SectionKey = 'criteria' | 'rubric' | 'evaluation_steps' | 'examples' | 'output_format' | 'system' | 'other';
+
+export interface Section {
+  key: SectionKey;
+  /** Heading text as written, e.g. "Rating rubric". */
+  title: string;
+  /** Span of the whole heading line. */
+  heading: Span;
+  /** 0-based offsets into the whole document. */
+  headingStart: number;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+export interface Placeholder {
+  /** Full path as written, e.g. `response`, `this.input`, `examples`. */
+  path: string;
+  /** First path segment, e.g. `response`; empty for `this`/`.` paths. */
+  head: string;
+  /** `mustache` for {{x}}, `block` for {{#each x}} and friends (the param). */
+  kind: 'mustache' | 'block';
+  /** Nested inside a block ({{#each}} etc.): its head is relative to the block context. */
+  inBlock: boolean;
+  /** Span of the path text inside the braces. */
+  span: Span;
+  /** 0-based offsets of the path text in the whole document. */
+  start: number;
+  end: number;
+}
+
+export interface RubricPoint {
+  score: number;
+  /** Short label when written as "5 (Great): ..." or "7 Great: ...", else undefined. */
+  label?: string;
+  description: string;
+  /** Span of the score number. */
+  span: Span;
+  /** Span of the whole line. */
+  lineSpan: Span;
+}
+
+export interface FewShotExample {
+  /** Span of the ```json fence's content (the expected judge output). */
+  span: Span;
+  jsonText: string;
+  /** Parsed JSON when valid, else undefined (and `example-invalid-json` is reported). */
+  value?: unknown;
+  jsonError?: string;
+}
+
+export interface FrontMatter {
+  /** Offsets of the YAML text between the `---` lines. */
+  start: number;
+  end: number;
+  /** Plain data parsed from YAML (before zod). */
+  data: unknown;
+}
+
+export interface ParsedTemplate {
+  text: string;
+  index: LineIndex;
+  frontMatter: FrontMatter | null;
+  /** Valid config, or null when the front matter is missing/invalid. */
+  config: TemplateConfig | null;
+  /** Offset where the Markdown body starts. */
+  bodyStart: number;
+  sections: Section[];
+  placeholders: Placeholder[];
+  /** False when Handlebars could not parse the body (then `placeholders` is empty). */
+  handlebarsOk: boolean;
+  rubric: RubricPoint[];
+  examples: FewShotExample[];
+  /** Problems found while parsing (YAML, Handlebars syntax, …). Validation adds the rest. */
+  diagnostics: Diagnostic[];
+}
