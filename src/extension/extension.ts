@@ -1,0 +1,27 @@
+// activate wires the features together and does nothing else.
+import * as vscode from 'vscode';
+import { Studio } from './studio';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Judge Studio', { log: true });
+  context.subscriptions.push(log);
+  const started = Date.now();
+  const studio = new Studio(context, log);
+  context.subscriptions.push(studio);
+  const features: [string, (s: Studio) => void][] = [
+    // Each feature registers itself and pushes its disposables onto the studio.
+  ];
+  for (const [name, register] of features) {
+    try {
+      register(studio);
+    } catch (e) {
+      // One broken feature must not take the others down; tell the user which one.
+      log.error(`${name} failed to start`, e);
+      void vscode.window.showErrorMessage(`Judge Studio: ${name} failed to start: ${(e as Error).message}`);
+    }
+  }
+  log.info(`activated in ${Date.now() - started} ms`);
+}
+
+// Everything is disposed through context.subscriptions.
+export function deactivate(): void {}

@@ -1,0 +1,61 @@
+// The one object that owns the extension's lifetimes: log, parsed-template cache and the
+// per-template sample selection shared by hover, completion, preview and the run panel.
+import * as vscode from 'vscode';
+import { parseTemplate, type ParsedTemplate } from '../core/template';
+
+export const LANGUAGE_ID = 'judge';
+
+/** The dataset file and row chosen for a template (remembered per template in workspace state). */
+export interface SampleSelection {
+  dataset: string;
+  row: number;
+}
+
+export class Studio implements vscode.Disposable {
+  private readonly parsed = new Map<string, { version: number; template: ParsedTemplate }>();
+  private readonly selectionEmitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly disposables: vscode.Disposable[] = [];
+  /** Fires with the template's URI when its sample selection changes. */
+  readonly onDidChangeSelection = this.selectionEmitter.event;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      this.selectionEmitter,
+      vscode.workspace.onDidCloseTextDocument((doc) => this.parsed.delete(doc.uri.toString())),
+    );
+  }
+
+  /** Parse once per document version; every feature shares the result. */
+  template(doc: vscode.TextDocument): ParsedTemplate {
+    const key = doc.uri.toString();
+    const hit = this.parsed.get(key);
+    if (hit && hit.version === doc.version) return hit.template;
+    const template = parseTemplate(doc.getText());
+    this.parsed.set(key, { version: doc.version, template });
+    return template;
+  }
+
+  selection(template: vscode.Uri): SampleSelection | undefined {
+    return this.context.workspaceState.get<SampleSelection>(`sample:${template.toString()}`);
+  }
+
+  async setSelection(template: vscode.Uri, selection: SampleSelection | undefined): Promise<void> {
+    await this.context.workspaceState.update(`sample:${template.toString()}`, selection);
+    this.selectionEmitter.fire(template);
+  }
+
+  push(...items: vscode.Disposable[]): void {
+    this.disposables.push(...items);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0).reverse()) d.dispose();
+  }
+}
+
+export function isJudgeDocument(doc: vscode.TextDocument): boolean {
+  return doc.languageId === LANGUAGE_ID;
+}
