@@ -1,6 +1,8 @@
 // The `judge-studio` command: dispatch, exit codes, Ctrl-C.
 import { validateCommand } from './commands/validate';
 import { renderCommand } from './commands/render';
+import { runCommand } from './commands/run';
+import { calibrateCommand } from './commands/calibrate';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -8,6 +10,8 @@ declare const JUDGE_STUDIO_VERSION: string;
 const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   render: renderCommand,
+  run: runCommand,
+  calibrate: calibrateCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -15,6 +19,12 @@ const USAGE = `Usage: judge-studio <command> [options]
 Commands:
   validate <files…> [--json] [--warnings-as-errors]
   render <template> --data <file> [--row N] [--swap] [--json]
+  run <template> --data <file> [--rows A-B] [--base-url URL] [--model M] [--api-key-env VAR]
+      [--concurrency N] [--out results.jsonl] [--json] [--samples N] [--resume] [--no-cache]
+      [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
+  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
+
+Options are described in README.md.
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -33,6 +43,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (!command) {
     io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
     return EXIT_USAGE;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(USAGE);
+    return 0;
   }
   try {
     return await command(args, io);

@@ -1,0 +1,72 @@
+// `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]…`: agreement of the judge
+// with human labels, bias diagnostics, and a threshold gate for CI.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
+import { describeFailure } from '../../core/calibration/thresholds';
+import { formatOf, readDataset } from '../../core/dataset';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+
+export const calibrateCommand: Command = async (args, io) => {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      metric: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      min: { type: 'string', multiple: true, default: [] },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) {
+    throw new UsageError('name one dataset or results file, e.g. `judge-studio calibrate results.jsonl --metric fluency`');
+  }
+  const metric = values.metric?.trim();
+  if (!metric) {
+    throw new UsageError(
+      '--metric NAME is required: calibrate compares NAME/human_rating with NAME/score (pointwise) ' +
+        'or NAME/human_pairwise_choice with NAME/pairwise_choice (pairwise)',
+    );
+  }
+  const minimums = parseMinimums(values.min);
+  if (!minimums.ok) throw new UsageError(minimums.error);
+  try {
+    formatOf(file);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+
+  const full = path.resolve(io.cwd, file);
+  let outcome;
+  try {
+    outcome = await calibrate(readDataset(full, { signal: io.signal }), metric);
+  } catch (e) {
+    if (io.signal?.aborted) {
+      io.stderr('calibrate: interrupted before the end of the file; no report\n');
+      return EXIT_USAGE;
+    }
+    // Reading errors name the absolute path; show the file as the user typed it.
+    throw new UsageError((e as Error).message.split(full).join(file));
+  }
+  if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
+  printNotes(io, file, outcome.notes, outcome.notesOmitted);
+
+  const gate = checkMinimums(outcome.report, minimums.minimums);
+  if (!gate.ok) throw new UsageError(gate.error);
+  const { report } = outcome;
+  if (values.json) {
+    const json = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : report;
+    io.stdout(JSON.stringify(json, null, 2) + '\n');
+  } else {
+    io.stdout(formatReport(report, gate.checks));
+  }
+  const failed = gate.checks.filter((c) => !c.passed);
+  for (const c of failed) io.stderr(`calibrate: threshold not met: ${describeFailure(c)}\n`);
+  return failed.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+};
+
+function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], omitted: number): void {
+  for (const n of notes) io.stderr(`${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
+  if (omitted > 0) io.stderr(`${file}: ${omitted} more row${omitted === 1 ? '' : 's'} skipped for the same kinds of reasons\n`);
+}

@@ -1,0 +1,218 @@
+// Streams a dataset once and builds the calibration report. Only counts, label pairs and response
+// lengths are kept, so memory does not grow with the text of the rows.
+import { isSkip, type DatasetItem, type DatasetRecord, type DatasetRow } from '../dataset';
+import { PairwiseBiasCounter, PointwiseBiasCounter, RuleViolationCounter } from './bias';
+import {
+  accuracy,
+  balancedAccuracy,
+  balancedF1,
+  cohenKappa,
+  ConfusionCounter,
+  kendallTauBFromTable,
+  perClass,
+  spearmanFromTable,
+} from './confusion';
+import { guidanceFor } from './guidance';
+import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
+import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, SkipReasons } from './types';
+
+export interface CalibrateOptions {
+  /** Notes (unreadable rows, labels that are not labels) kept for stderr; the rest are only counted. */
+  maxNotes?: number;
+}
+
+type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
+
+export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
+  const run = new Calibration(metric, opts.maxNotes ?? 20);
+  for await (const item of items) {
+    const error = isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item);
+    if (error !== undefined) return { ok: false, error };
+  }
+  return run.finish();
+}
+
+const SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice'];
+
+class Calibration {
+  private kind: CalibrationKind | undefined;
+  private columns: Columns | undefined;
+  private seenHuman = false;
+  private seenJudge = false;
+  private readonly skips: SkipReasons = { missing_label: 0, judge_error: 0, invalid_label: 0, unreadable: 0 };
+  private readonly notes: CalibrationNote[] = [];
+  private notesOmitted = 0;
+  private readonly pointwise = new ConfusionCounter<number>();
+  private readonly pairwise = new ConfusionCounter<Choice>();
+  private readonly pointwiseBias = new PointwiseBiasCounter();
+  private readonly pairwiseBias: PairwiseBiasCounter;
+  private readonly rules: RuleViolationCounter;
+  /** Metrics that do have label columns, named when the requested one has none. */
+  private readonly otherMetrics = new Set<string>();
+
+  constructor(
+    private readonly metric: string,
+    private readonly maxNotes: number,
+  ) {
+    this.pairwiseBias = new PairwiseBiasCounter(metric);
+    this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
+  }
+
+  unreadable(row: number, line: number, error: string): undefined {
+    this.skips.unreadable++;
+    this.note(row, line, error.replace(/^line \d+: /, ''));
+    return undefined;
+  }
+
+  /** Returns an error when the file cannot be calibrated at all. */
+  row(item: DatasetRow): string | undefined {
+    const { record } = item;
+    if (this.kind === undefined) {
+      const error = this.detectKind(item);
+      if (error !== undefined) return error;
+    }
+    const columns = this.columns;
+    if (columns === undefined) {
+      this.skips.missing_label++;
+      return undefined;
+    }
+    if (!this.seenHuman && Object.hasOwn(record, columns.human)) this.seenHuman = true;
+    if (!this.seenJudge && Object.hasOwn(record, columns.judge)) this.seenJudge = true;
+    this.rules.add(record);
+    if (this.kind === 'pointwise') {
+      const human = parseRating(record[columns.human]);
+      const judge = parseRating(record[columns.judge]);
+      this.pointwiseBias.add(record, valueOf(judge), valueOf(human));
+      if (isLabel(human) && isLabel(judge)) this.pointwise.add(human, judge);
+      else this.skip(item, human, judge);
+    } else {
+      const human = parseChoice(record[columns.human]);
+      const judge = parseChoice(record[columns.judge]);
+      this.pairwiseBias.add(record, valueOf(judge), valueOf(human));
+      if (isLabel(human) && isLabel(judge)) this.pairwise.add(human, judge);
+      else this.skip(item, human, judge);
+    }
+    return undefined;
+  }
+
+  finish(): CalibrationOutcome {
+    const { kind, columns } = this;
+    if (kind === undefined || columns === undefined) return { ok: false, error: this.noColumns() };
+    if (!this.seenHuman) {
+      return {
+        ok: false,
+        error:
+          `no column "${columns.human}" with human labels (found "${columns.judge}"); ` +
+          `add the human ${kind === 'pointwise' ? 'ratings' : 'choices'} in that column to calibrate metric "${this.metric}"`,
+      };
+    }
+    if (!this.seenJudge) {
+      return {
+        ok: false,
+        error:
+          `no column "${columns.judge}" with the judge's verdicts (found "${columns.human}"); ` +
+          `run the template on this file first (judge-studio run … --out results.jsonl) and calibrate the results`,
+      };
+    }
+    return { ok: true, report: this.report(kind), notes: this.notes, notesOmitted: this.notesOmitted };
+  }
+
+  private report(kind: CalibrationKind): CalibrationReport {
+    const { labels, matrix } = kind === 'pointwise' ? this.pointwise.matrix() : this.pairwise.matrix();
+    const classes = perClass(labels, matrix);
+    const n = kind === 'pointwise' ? this.pointwise.total : this.pairwise.total;
+    const s = this.skips;
+    const pairwiseBias = kind === 'pairwise' ? this.pairwiseBias.result() : undefined;
+    const report: CalibrationReport = {
+      metric: this.metric,
+      kind,
+      n,
+      skipped: s.missing_label + s.judge_error + s.invalid_label + s.unreadable,
+      labels: labels as Label[],
+      confusion_matrix: matrix,
+      accuracy: accuracy(matrix),
+      balanced_accuracy: balancedAccuracy(classes),
+      balanced_f1: balancedF1(classes),
+      cohen_kappa: cohenKappa(matrix),
+      ...(kind === 'pointwise'
+        ? {
+            quadratic_weighted_kappa: cohenKappa(matrix, 'quadratic'),
+            spearman: spearmanFromTable(matrix),
+            kendall_tau: kendallTauBFromTable(matrix),
+          }
+        : {}),
+      per_class: classes,
+      skipped_by_reason: { ...s },
+      bias: pairwiseBias ?? this.pointwiseBias.result(),
+      guidance: guidanceFor(kind, labels, classes, n, pairwiseBias),
+    };
+    const rules = this.rules.result();
+    if (rules) report.rule_violations = rules;
+    return report;
+  }
+
+  /** Decides the kind from the first row that has any of the metric's columns. */
+  private detectKind(item: DatasetRow): string | undefined {
+    const { record } = item;
+    const point = columnsFor(this.metric, 'pointwise');
+    const pair = columnsFor(this.metric, 'pairwise');
+    const hasPoint = Object.hasOwn(record, point.human) || Object.hasOwn(record, point.judge);
+    const hasPair = Object.hasOwn(record, pair.human) || Object.hasOwn(record, pair.judge);
+    if (hasPoint && hasPair) {
+      return (
+        `row ${item.row} (line ${item.line}) has both pointwise ("${point.human}", "${point.judge}") and ` +
+        `pairwise ("${pair.human}", "${pair.judge}") columns for metric "${this.metric}"; keep one kind per metric name`
+      );
+    }
+    if (hasPoint || hasPair) {
+      this.kind = hasPoint ? 'pointwise' : 'pairwise';
+      this.columns = hasPoint ? point : pair;
+    } else {
+      this.collectOtherMetrics(record);
+    }
+    return undefined;
+  }
+
+  private collectOtherMetrics(record: DatasetRecord): void {
+    if (this.otherMetrics.size >= 10) return;
+    for (const key of Object.keys(record)) {
+      const suffix = SUFFIXES.find((s) => key.endsWith(s) && key.length > s.length);
+      if (suffix) this.otherMetrics.add(key.slice(0, -suffix.length));
+    }
+  }
+
+  private noColumns(): string {
+    const m = this.metric;
+    const others = [...this.otherMetrics].sort();
+    const hint = others.length === 0 ? '' : `; the file has label columns for metric${others.length === 1 ? '' : 's'} ${others.map((o) => `"${o}"`).join(', ')}`;
+    return (
+      `no label columns for metric "${m}": expected "${m}/human_rating" and "${m}/score" (pointwise) ` +
+      `or "${m}/human_pairwise_choice" and "${m}/pairwise_choice" (pairwise)${hint}`
+    );
+  }
+
+  /** Counts a row without two usable labels, and notes labels that cannot be read. */
+  private skip<T>(item: DatasetRow, human: ParsedLabel<T>, judge: ParsedLabel<T>): void {
+    const columns = this.columns;
+    if (columns === undefined) return;
+    const expected = this.kind === 'pointwise' ? 'a number' : `one of ${CHOICE_SPELLINGS}`;
+    let invalid = false;
+    for (const [column, label] of [[columns.human, human], [columns.judge, judge]] as const) {
+      if (!(label instanceof InvalidLabel)) continue;
+      invalid = true;
+      this.note(item.row, item.line, `"${column}" is ${label.shown}, not ${expected}; the row is skipped`);
+    }
+    if (invalid) this.skips.invalid_label++;
+    else if (judge === MISSING && !isBlank(item.record[`${this.metric}/error`])) this.skips.judge_error++;
+    else this.skips.missing_label++;
+  }
+
+  private note(row: number, line: number, message: string): void {
+    if (this.notes.length < this.maxNotes) this.notes.push({ row, line, message });
+    else this.notesOmitted++;
+  }
+}
+
+function valueOf<T>(label: ParsedLabel<T>): T | undefined {
+  return isLabel(label) ? label : undefined;
+}

@@ -1,0 +1,111 @@
+// The calibration report: design.md's contract keys plus additions (per_class, bias, guidance,
+// rule_violations, skipped_by_reason). Contract keys are never renamed.
+
+export type CalibrationKind = 'pointwise' | 'pairwise';
+export type Label = number | string;
+
+/** A figure that may be undefined (all labels equal, zero variance) is null, never NaN. */
+export type Figure = number | null;
+
+export interface ClassFigures {
+  label: Label;
+  /** Of the rows the judge gave this label, the share humans gave it too; null when the judge never used it. */
+  precision: Figure;
+  /** Of the rows humans gave this label, the share the judge matched; null when humans never used it. */
+  recall: Figure;
+  /** F1 as scikit-learn computes it: 0 when precision and recall are both 0 or undefined. */
+  f1: number;
+  /** Rows humans gave this label. */
+  support: number;
+  /** Rows the judge gave this label. */
+  predicted: number;
+}
+
+/** A rate over n cases; `rate` is null when n is 0. */
+export interface Rate {
+  rate: Figure;
+  n: number;
+}
+
+/** A rank correlation over n pairs; null when either side is constant or n < 2. */
+export interface Correlation {
+  spearman: Figure;
+  n: number;
+}
+
+export interface PairwiseBias {
+  /** Rows with both passes (AB and BA) whose verdicts agree. */
+  position_consistency: Rate;
+  /** Decisive passes (winner A or B) that picked the response shown first. 0.5 is unbiased. */
+  first_position: Rate;
+  /** Decisive judge verdicts on rows whose responses differ in length that picked the longer one. */
+  longer_wins: Rate;
+  /** The same for human choices, to compare against. */
+  human_longer_wins: Rate;
+  /** Spearman between len(A) − len(B) and the judge's preference (A = 1, TIE = 0, B = −1). */
+  length_preference: Correlation;
+}
+
+export interface PointwiseBias {
+  /** Spearman between the judge's score and the length of `response`. */
+  score_length: Correlation;
+  /** The same for the human rating, to compare against. */
+  human_rating_length: Correlation;
+}
+
+export interface RuleViolations {
+  rows_with_violations: number;
+  /** rows_with_violations / n; null when n is 0. */
+  rate: Figure;
+  /** Rows where the column holds a list (an empty list is a row without violations). */
+  n: number;
+  by_rule: Record<string, { rows: number; rate: Figure }>;
+}
+
+export interface Guidance {
+  primary: string[];
+  warnings: string[];
+}
+
+export interface SkipReasons {
+  /** Either label absent, null or empty. */
+  missing_label: number;
+  /** The judge label is missing because the row failed (`m/error` set). */
+  judge_error: number;
+  /** A label that cannot be read (a non-numeric rating, an unknown pairwise choice). */
+  invalid_label: number;
+  /** A malformed record the dataset reader could not parse. */
+  unreadable: number;
+}
+
+export interface CalibrationReport {
+  metric: string;
+  kind: CalibrationKind;
+  n: number;
+  skipped: number;
+  labels: Label[];
+  confusion_matrix: number[][];
+  accuracy: Figure;
+  balanced_accuracy: Figure;
+  balanced_f1: Figure;
+  cohen_kappa: Figure;
+  quadratic_weighted_kappa?: Figure;
+  spearman?: Figure;
+  kendall_tau?: Figure;
+  per_class: ClassFigures[];
+  skipped_by_reason: SkipReasons;
+  bias: PairwiseBias | PointwiseBias;
+  rule_violations?: RuleViolations;
+  guidance: Guidance;
+}
+
+/** Something worth telling the user on stderr that does not stop the calibration. */
+export interface CalibrationNote {
+  row: number;
+  line: number;
+  message: string;
+}
+
+export type CalibrationOutcome =
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number }
+  | { ok: false; error: string };
