@@ -1,0 +1,314 @@
+// `judge-studio run`: judge every selected dataset row against an OpenAI-compatible endpoint,
+// appending one results line per row as it finishes; progress and the summary go to stderr.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatOf, readDataset } from '../../core/dataset';
+import { isSkip } from '../../core/dataset/types';
+import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
+import { dryRun } from '../../core/judge/dryRun';
+import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
+import { judgeFromTemplate } from '../../core/judge/prepare';
+import { ResultsWriter, scanResults } from '../../core/judge/results';
+import { DEFAULT_RETRY } from '../../core/judge/retry';
+import { inRange, runJudge } from '../../core/judge/runner';
+import type { RowRange } from '../../core/judge/runner';
+import { RunStats } from '../../core/judge/stats';
+import { dryRunJson, dryRunLines, summaryJson, summaryLines } from '../../core/judge/summary';
+import { JudgeError } from '../../core/judge/types';
+import type { StructuredOutputMode } from '../../core/judge/types';
+import { formatDiagnostic } from '../format';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
+import type { CliIO, Command } from '../io';
+import { loadValidTemplate } from '../template';
+
+const USAGE = `Usage: judge-studio run <template> --data <file> [options]
+
+  --rows A-B               only rows A..B (1-based, inclusive; "A-", "-B" and "N" work too)
+  --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
+                           else https://api.openai.com/v1); Ollama: http://localhost:11434/v1
+  --model M                model (default: the template's model.name)
+  --api-key-env VAR        environment variable holding the API key (default OPENAI_API_KEY);
+                           without a key no Authorization header is sent (fine for local servers)
+  --org ID                 OpenAI organisation header
+  --header K:V             extra request header (repeatable)
+  --azure-api-version V    Azure OpenAI: --base-url is the resource or deployment endpoint
+  --structured MODE        json_schema (default), json_object or none; rejected modes fall back
+  --concurrency N          requests in flight (default 8; lowered automatically on repeated 429s)
+  --timeout MS             per-request deadline (default 120000)
+  --retries N              retries on 429, 5xx, timeouts and network errors (default ${DEFAULT_RETRY.retries})
+  --samples N              judge each row N times; majority verdict, agreement as confidence
+  --out FILE               results JSONL (default <metric>.results.jsonl); replaced unless --resume
+  --resume                 keep the rows already in --out and judge only the rest
+  --no-cache               do not read or write the judge cache
+  --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
+                           $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
+  --price IN,OUT           USD per million prompt,completion tokens, to print a cost
+  --dry-run                render every row, print the request count and a token estimate, call nothing
+  --json                   print the final summary as JSON on stdout
+
+Each results line is the input row plus "_row" (its 1-based row number) and "<metric>/…" columns.
+Unreadable dataset records are reported on stderr and skipped; they get no results line.
+Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 bad usage or input.
+`;
+
+const OPTIONS = {
+  data: { type: 'string' },
+  rows: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  org: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'azure-api-version': { type: 'string' },
+  structured: { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  retries: { type: 'string' },
+  samples: { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  price: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** How often the progress line is printed (ms); $JUDGE_STUDIO_PROGRESS_MS overrides it (tests shorten it). */
+const PROGRESS_MS = 2_000;
+
+export const runCommand: Command = async (args, io) => {
+  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (v.help) {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio run <template> --data <file>');
+  if (!v.data) throw new UsageError('--data <file> is required (a .jsonl, .json or .csv dataset)');
+  const concurrency = int(v.concurrency, '--concurrency', 8, 1);
+  const samples = int(v.samples, '--samples', 1, 1);
+  const timeoutMs = int(v.timeout, '--timeout', 120_000, 1);
+  const retries = int(v.retries, '--retries', DEFAULT_RETRY.retries, 0);
+  const rows = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const structured = parseStructured(v.structured);
+  const headers = parseHeaders(v.header ?? []);
+  const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
+  const log = (m: string) => io.stderr(`judge-studio run: ${m}\n`);
+
+  const templateFile = positionals[0]!;
+  const loaded = await loadValidTemplate(templateFile, io);
+  if (!loaded) return EXIT_USAGE;
+  for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const judge = judgeFromTemplate(loaded.template);
+  const { config, metric } = judge;
+
+  const dataFile = await checkDataset(io.cwd, v.data);
+  const model = v.model ?? config.model.name;
+  if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
+  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  checkUrl(baseURL);
+  if (samples > 1 && (config.model.temperature ?? 1) === 0) {
+    log(`--samples ${samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
+  }
+  const settings = {
+    model,
+    structured,
+    schemaName: metric,
+    ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
+    ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
+  };
+  const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
+  const cache = v['no-cache'] ? undefined : new DiskCache(cacheDir);
+  const outFile = path.resolve(io.cwd, v.out ?? `${metric}.results.jsonl`);
+  const outName = path.relative(io.cwd, outFile) || outFile;
+
+  let done: Set<number> | undefined;
+  if (v.resume) {
+    const scan = await scanResults(outFile);
+    scan.warnings.forEach(log);
+    done = scan.done;
+    if (scan.lines > 0) log(`resuming: ${scan.done.size} row(s) already in ${outName} are kept`);
+  }
+  const datasetLog = (m: string) => log(`${v.data}: ${m}`);
+  const signalOpt = io.signal ? { signal: io.signal } : {};
+  const selection = { ...(rows ? { rows } : {}), ...(done ? { done } : {}), ...(cache ? { cache } : {}) };
+
+  if (v['dry-run']) {
+    const report = await dryRun({
+      judge,
+      settings,
+      samples,
+      cacheScope: baseURL,
+      log: datasetLog,
+      items: readDataset(dataFile, signalOpt),
+      ...selection,
+    });
+    const meta = { model, baseURL, prices };
+    io.stderr(`${dryRunLines(report, meta).join('\n')}\n`);
+    if (v.json) io.stdout(`${JSON.stringify(dryRunJson(report, meta), null, 2)}\n`);
+    return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
+  }
+
+  const client = makeClient(v, { baseURL, timeoutMs, headers, log, io });
+  const stats = new RunStats();
+  stats.total = await countRows(dataFile, rows, done);
+  const existing = await fs.stat(outFile).then((s) => s.size, () => 0);
+  if (!v.resume && existing > 0) log(`replacing the existing ${outName} (pass --resume to continue it instead)`);
+  const writer = new ResultsWriter(outFile, !v.resume);
+  log(`judging ${stats.total} row(s) of ${v.data} with ${model} at ${baseURL} → ${outName}`);
+  const timer = setInterval(() => io.stderr(`${stats.progressLine()}\n`), Number(io.env.JUDGE_STUDIO_PROGRESS_MS) || PROGRESS_MS);
+  timer.unref();
+  let interrupted: boolean;
+  try {
+    ({ interrupted } = await runJudge({
+      judge,
+      client,
+      settings,
+      samples,
+      concurrency,
+      stats,
+      log,
+      cacheScope: baseURL,
+      onSkip: (skip) => datasetLog(skip.error),
+      retry: { ...DEFAULT_RETRY, retries },
+      items: readDataset(dataFile, signalOpt),
+      write: (line) => writer.write(line),
+      ...selection,
+      ...signalOpt,
+    }));
+  } catch (e) {
+    if (e instanceof JudgeError || !(e instanceof Error)) throw e;
+    io.stderr(`judge-studio run: ${e.message}\n`);
+    return EXIT_USAGE;
+  } finally {
+    clearInterval(timer);
+    writer.close();
+  }
+  io.stderr(`${stats.progressLine()}\n`);
+  const meta = { model, baseURL, prices, metric, interrupted, out: outName, cacheDir: cache ? cacheDir : null };
+  io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
+  if (v.json) io.stdout(`${JSON.stringify(summaryJson(stats, meta), null, 2)}\n`);
+  return interrupted || stats.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+};
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** The endpoint client; without a key, local servers get no Authorization header (said on stderr). */
+function makeClient(
+  v: Values,
+  c: { baseURL: string; timeoutMs: number; headers: Record<string, string>; log: (m: string) => void; io: CliIO },
+): OpenAICompatibleClient {
+  const keyEnv = v['api-key-env'] ?? 'OPENAI_API_KEY';
+  const apiKey = c.io.env[keyEnv] || undefined;
+  const azureApiVersion = v['azure-api-version'];
+  if (!apiKey) {
+    if (v['api-key-env'] !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
+    if (azureApiVersion !== undefined || new URL(c.baseURL).hostname === 'api.openai.com') {
+      throw new UsageError(`${c.baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
+    }
+    c.log(
+      `no API key ($${keyEnv} is not set): sending no Authorization header, ` +
+        'which local servers (Ollama, vLLM, LM Studio, llama.cpp) accept',
+    );
+  }
+  try {
+    return new OpenAICompatibleClient({
+      baseURL: c.baseURL,
+      timeoutMs: c.timeoutMs,
+      headers: c.headers,
+      log: c.log,
+      apiKeyEnv: keyEnv,
+      ...(apiKey ? { apiKey } : {}),
+      ...(v.org !== undefined ? { organization: v.org } : {}),
+      ...(azureApiVersion !== undefined ? { azureApiVersion } : {}),
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function int(value: string | undefined, flag: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} needs an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+export function parseRows(text: string): RowRange {
+  const m = /^\s*(\d*)\s*(-?)\s*(\d*)\s*$/.exec(text);
+  const [, a = '', dash = '', b = ''] = m ?? [];
+  if (!m || (a === '' && b === '') || (dash === '' && b !== '')) throw new UsageError(`--rows takes A-B, A-, -B or N (1-based), got "${text}"`);
+  const from = a === '' ? undefined : Number(a);
+  const to = dash === '' ? from : b === '' ? undefined : Number(b);
+  if (from === 0 || to === 0 || (from !== undefined && to !== undefined && from > to)) {
+    throw new UsageError(`--rows ${text}: rows are numbered from 1 and A must not exceed B`);
+  }
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+function parseStructured(value: string | undefined): StructuredOutputMode {
+  const modes: StructuredOutputMode[] = ['json_schema', 'json_object', 'none'];
+  if (value === undefined) return 'json_schema';
+  if (!modes.includes(value as StructuredOutputMode)) throw new UsageError(`--structured takes ${modes.join(', ')}, got "${value}"`);
+  return value as StructuredOutputMode;
+}
+
+function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of values) {
+    const i = h.indexOf(':');
+    const key = h.slice(0, i).trim();
+    if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) throw new UsageError(`--header takes Name:value, got "${h}"`);
+    headers[key] = h.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+function parsePrice(text: string): { input: number; output: number } {
+  const [input, output] = text.split(',').map((s) => Number(s.trim()));
+  if (input === undefined || output === undefined || !(input >= 0) || !(output >= 0)) {
+    throw new UsageError(`--price takes IN,OUT in USD per million tokens, e.g. 2.5,10; got "${text}"`);
+  }
+  return { input, output };
+}
+
+async function checkDataset(cwd: string, data: string): Promise<string> {
+  const file = path.resolve(cwd, data);
+  try {
+    formatOf(file);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  try {
+    await fs.access(file);
+  } catch (e) {
+    throw new UsageError(`${data}: cannot read the dataset (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return file;
+}
+
+function checkUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--base-url "${url}" is not a URL (e.g. http://localhost:11434/v1)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, got "${url}"`);
+}
+
+/** Rows this run will judge, for the progress total (a streaming pass; memory stays flat). */
+async function countRows(file: string, rows: RowRange | undefined, done: ReadonlySet<number> | undefined): Promise<number> {
+  let n = 0;
+  try {
+    for await (const item of readDataset(file)) {
+      if (rows?.to !== undefined && item.row > rows.to) break;
+      if (inRange(item.row, rows) && !isSkip(item) && !done?.has(item.row)) n++;
+    }
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  return n;
+}

@@ -1,0 +1,98 @@
+// Maps whatever the openai SDK (or fetch underneath it) throws to a JudgeError kind, so the batch
+// runner decides about retries from one small vocabulary instead of SDK classes.
+import * as OpenAISDK from 'openai';
+import { JudgeError } from './types';
+
+/** Why our own per-request deadline aborted a call (distinguishes it from the user's Ctrl-C). */
+export const TIMEOUT_REASON = 'judge-studio: request timed out';
+
+/** `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date), capped at 10 minutes. */
+export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const cap = (ms: number) => Math.min(Math.max(0, ms), 600_000);
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return cap(Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return cap(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : cap(date - now);
+}
+
+export interface ClassifyContext {
+  timeoutMs: number;
+  /** True when our own deadline fired. */
+  timedOut: boolean;
+  /** True when the caller's signal (Ctrl-C, cancel) fired. */
+  aborted: boolean;
+  baseURL: string;
+  model: string;
+  apiKeyEnv?: string;
+}
+
+export function toJudgeError(e: unknown, ctx: ClassifyContext): JudgeError {
+  if (e instanceof JudgeError) return e;
+  if (ctx.aborted) return new JudgeError('aborted', 'the request was cancelled', { cause: e });
+  if (ctx.timedOut || e instanceof OpenAISDK.APIConnectionTimeoutError) {
+    return new JudgeError('timeout', `no complete reply within ${ctx.timeoutMs} ms (raise --timeout for slow models)`, { cause: e });
+  }
+  if (e instanceof OpenAISDK.APIUserAbortError) return new JudgeError('aborted', 'the request was cancelled', { cause: e });
+  if (e instanceof OpenAISDK.APIConnectionError) {
+    const cause = causeText(e);
+    return new JudgeError('network', `cannot reach ${ctx.baseURL}${cause ? ` (${cause})` : ''}`, { cause: e });
+  }
+  if (e instanceof OpenAISDK.APIError && typeof e.status === 'number') return httpError(e, e.status, ctx);
+  if (e instanceof OpenAISDK.OpenAIError) return new JudgeError('config', e.message, { cause: e });
+  // A connection dropped while the body was read surfaces as a bare fetch TypeError ("terminated").
+  const message = e instanceof Error ? e.message : String(e);
+  const cause = causeText(e);
+  return new JudgeError('network', `the connection failed while reading the reply: ${message}${cause ? ` (${cause})` : ''}`, {
+    cause: e,
+  });
+}
+
+function httpError(e: OpenAISDK.APIError, status: number, ctx: ClassifyContext): JudgeError {
+  const retryAfterMs = parseRetryAfter(e.headers ?? undefined);
+  const detail = e.message.replace(/^\d{3}\s*/, '');
+  const opts = { status, cause: e, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  if (status === 429) return new JudgeError('rate-limit', `rate limited (429): ${detail}`, opts);
+  if (status >= 500 || status === 408 || status === 409) {
+    return new JudgeError('http', `server error (${status}): ${detail}`, { ...opts, retryable: true });
+  }
+  const hint =
+    status === 401 || status === 403
+      ? `; check the API key${ctx.apiKeyEnv ? ` in $${ctx.apiKeyEnv}` : ''}`
+      : status === 404
+        ? `; check --base-url (OpenAI-compatible servers usually end in /v1) and that model "${ctx.model}" exists`
+        : '';
+  return new JudgeError('http', `request rejected (${status}): ${detail}${hint}`, { ...opts, retryable: false });
+}
+
+function causeText(e: unknown): string {
+  let c: unknown = e instanceof Error ? e.cause : undefined;
+  const parts: string[] = [];
+  for (let depth = 0; c instanceof Error && depth < 3; depth++) {
+    const code = (c as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${code}: ${c.message}` : c.message);
+    c = c.cause;
+  }
+  return parts.filter((p) => p && p !== 'fetch failed').join('; ');
+}
+
+/** A 4xx whose text says the server does not accept this `response_format`. */
+export function rejectsResponseFormat(e: unknown): boolean {
+  if (!(e instanceof OpenAISDK.APIError) || typeof e.status !== 'number') return false;
+  if (e.status < 400 || e.status >= 500 || e.status === 429) return false;
+  return /response_format|json_schema|json_object|structured output|guided_json/i.test(`${e.message} ${e.param ?? ''}`);
+}
+
+/** A 4xx saying `max_tokens` is not supported and `max_completion_tokens` is wanted (OpenAI reasoning models). */
+export function wantsMaxCompletionTokens(e: unknown): boolean {
+  return (
+    e instanceof OpenAISDK.APIError &&
+    e.status === 400 &&
+    /max_tokens/.test(e.message) &&
+    /max_completion_tokens/.test(e.message)
+  );
+}

@@ -1,0 +1,150 @@
+// Tolerant JSON extraction from a judge reply: models wrap JSON in fences, prose or <think> blocks.
+// Pure and lossless: it finds JSON, it never invents or coerces values (validation does the rest).
+
+export type ExtractSource = 'bare' | 'fence' | 'object';
+
+export type Extraction =
+  | { ok: true; value: unknown; source: ExtractSource; /** the JSON text that was parsed */ json: string }
+  | { ok: false; error: string };
+
+/** Finds the judge's JSON in `text`: the whole reply, a ```json (or bare ```) fence, or the first balanced object. */
+export function extractJson(text: string): Extraction {
+  const cleaned = stripThinking(text.replace(/^\uFEFF/, ''));
+  const found = extractFrom(cleaned);
+  // A reply that only has JSON inside its reasoning block is still better than nothing.
+  if (!found.ok && cleaned !== text) {
+    const fallback = extractFrom(text);
+    if (fallback.ok) return fallback;
+  }
+  return found;
+}
+
+function extractFrom(text: string): Extraction {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, error: 'the reply is empty; expected a JSON object' };
+
+  const bare = parseLenient(trimmed);
+  if (bare.ok) return { ok: true, value: bare.value, source: 'bare', json: trimmed };
+
+  let firstError: string | undefined;
+  for (const fence of fences(text)) {
+    const parsed = parseLenient(fence.trim());
+    if (parsed.ok) return { ok: true, value: parsed.value, source: 'fence', json: fence.trim() };
+    firstError ??= `the JSON in the code fence is invalid (${parsed.error})`;
+  }
+
+  for (const candidate of balancedObjects(text)) {
+    const parsed = parseLenient(candidate);
+    if (parsed.ok) return { ok: true, value: parsed.value, source: 'object', json: candidate };
+    firstError ??= `the JSON object in the reply is invalid (${parsed.error})`;
+  }
+
+  return { ok: false, error: firstError ?? 'the reply contains no JSON object' };
+}
+
+/**
+ * Drops leading reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`), including the
+ * variant where the server already removed the opening tag and only `</think>` is left.
+ */
+export function stripThinking(text: string): string {
+  let rest = text;
+  const open = /^\s*<(think|thinking|reasoning)>[\s\S]*?<\/\1>/i;
+  for (let m = open.exec(rest); m; m = open.exec(rest)) rest = rest.slice(m[0].length);
+  const orphan = /<\/(think|thinking|reasoning)>/i.exec(rest);
+  if (orphan && !/<(think|thinking|reasoning)>/i.test(rest.slice(0, orphan.index))) {
+    rest = rest.slice(orphan.index + orphan[0].length);
+  }
+  return rest;
+}
+
+/** Contents of Markdown code fences, ```json ones first. */
+function fences(text: string): string[] {
+  const tagged: string[] = [];
+  const untagged: string[] = [];
+  const re = /```([A-Za-z0-9_-]*)[^\S\n]*\n?([\s\S]*?)```/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const lang = (m[1] ?? '').toLowerCase();
+    if (lang === 'json' || lang === 'jsonc' || lang === 'json5') tagged.push(m[2] ?? '');
+    else if (lang === '') untagged.push(m[2] ?? '');
+  }
+  return [...tagged, ...untagged];
+}
+
+/** Every top-level balanced `{…}` in order, skipping braces inside JSON strings. */
+function* balancedObjects(text: string): Generator<string> {
+  let from = 0;
+  while (true) {
+    const start = text.indexOf('{', from);
+    if (start < 0) return;
+    const end = matchingBrace(text, start);
+    if (end < 0) {
+      // Unbalanced: a later `{` may still start a complete object.
+      from = start + 1;
+      continue;
+    }
+    yield text.slice(start, end + 1);
+    from = end + 1;
+  }
+}
+
+function matchingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return c === '}' ? i : -1;
+      if (depth < 0) return -1;
+    }
+  }
+  return -1;
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Strict JSON.parse, then once more with trailing commas removed (outside strings only). */
+function parseLenient(json: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(json) };
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    const fixed = removeTrailingCommas(json);
+    if (fixed === json) return { ok: false, error };
+    try {
+      return { ok: true, value: JSON.parse(fixed) };
+    } catch {
+      return { ok: false, error };
+    }
+  }
+}
+
+/** Removes a comma that is followed (after whitespace) by `}` or `]`, never touching string contents. */
+export function removeTrailingCommas(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i] as string;
+    if (inString) {
+      out += c;
+      if (c === '\\' && i + 1 < json.length) out += json[++i];
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    if (c === ',') {
+      let j = i + 1;
+      while (j < json.length && /\s/.test(json[j] as string)) j++;
+      if (json[j] === '}' || json[j] === ']') continue;
+    }
+    out += c;
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+// One judge pass done properly: cache lookup, the call (with retries), JSON extraction, zod
+// validation, one repair request quoting what was wrong, and the strategy's optional follow-up.
+// A failure is a value.
+import type { z } from 'zod';
+import { cacheKey } from './cache';
+import type { CachedReply, JudgeCache } from './cache';
+import { extractJson } from './extract';
+import { describeIssues } from './replySchema';
+import { callWithRetry } from './retry';
+import type { CallContext } from './retry';
+import type { RunStats } from './stats';
+import type { JudgeStrategy, PassOrder } from './strategy';
+import type { ChatMessage, JudgeErrorKind, JudgeRequest, StructuredOutputMode } from './types';
+import { JudgeError } from './types';
+
+export interface JudgeSettings {
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  structured: StructuredOutputMode;
+  /** Name of the JSON schema sent as structured output (the metric name). */
+  schemaName: string;
+}
+
+export interface EngineContext extends CallContext {
+  settings: JudgeSettings;
+  stats: RunStats;
+  cache?: JudgeCache;
+  /** Distinguishes endpoints in cache keys (the base URL). */
+  cacheScope: string;
+  log?: (message: string) => void;
+  /** Set after the first failed cache write, so the warning is printed once. */
+  cacheWriteFailed?: boolean;
+}
+
+export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string };
+
+/** Extracts and validates a reply; never coerces (a string "4" is not a score). */
+export function checkReply<R>(text: string, schema: z.ZodType<R>): CheckOutcome<R> {
+  const extracted = extractJson(text);
+  if (!extracted.ok) return extracted;
+  const result = schema.safeParse(extracted.value);
+  if (!result.success) return { ok: false, error: describeIssues(result.error) };
+  return { ok: true, value: result.data };
+}
+
+export function repairMessage(error: string, instruction: string): string {
+  return [
+    `Your previous reply could not be used: ${error}.`,
+    'Reply again with only the JSON object, no other text.',
+    '',
+    instruction,
+  ].join('\n');
+}
+
+/** The request one pass sends (before any repair). */
+export function buildRequest(messages: ChatMessage[], settings: JudgeSettings, jsonSchema: Record<string, unknown>): JudgeRequest {
+  return {
+    messages,
+    model: settings.model,
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    ...(settings.structured !== 'none'
+      ? { responseFormat: { mode: settings.structured, name: settings.schemaName, schema: jsonSchema } }
+      : {}),
+  };
+}
+
+/** The cache key of a request: everything that can change the answer, plus the sample index. */
+export function requestKey(request: JudgeRequest, sample: number, scope: string): string {
+  return cacheKey({
+    baseURL: scope,
+    model: request.model,
+    messages: request.messages,
+    sample,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
+  });
+}
+
+export type PassOutcome<R> =
+  | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R }
+  | { ok: false; kind: JudgeErrorKind | 'invalid-reply'; error: string; rawReplies: string[] };
+
+/** One pass: the cached answer, or a call plus at most one repair and one strategy follow-up. */
+export async function judgeOnce<R extends Record<string, unknown>>(
+  messages: ChatMessage[],
+  sample: number,
+  order: PassOrder,
+  strategy: JudgeStrategy<R, unknown>,
+  ctx: EngineContext,
+): Promise<PassOutcome<R>> {
+  const { stats, cache } = ctx;
+  const { schema } = strategy;
+  const request = buildRequest(messages, ctx.settings, strategy.jsonSchema);
+  const key = cache ? requestKey(request, sample, ctx.cacheScope) : undefined;
+
+  if (cache && key) {
+    const hit = await cache.get(key);
+    const checked = hit ? checkReply(hit.text, schema) : undefined;
+    if (hit && checked?.ok) {
+      stats.cacheHits++;
+      const superseded = hit.superseded !== undefined ? checkReply(hit.superseded, schema) : undefined;
+      return {
+        ok: true,
+        reply: checked.value,
+        model: hit.model,
+        cached: true,
+        repaired: hit.repaired ?? false,
+        ...(superseded?.ok ? { superseded: superseded.value } : {}),
+      };
+    }
+  }
+
+  const raw: string[] = [];
+  const ask = async (conversation: ChatMessage[]) => {
+    const res = await callWithRetry({ ...request, messages: conversation }, ctx);
+    stats.addUsage(res.usage);
+    raw.push(res.text);
+    return res;
+  };
+  try {
+    let answer = await ask(messages);
+    let conversation = messages;
+    let checked = checkReply(answer.text, schema);
+    let repaired = false;
+    if (!checked.ok) {
+      stats.repairs++;
+      const firstError = checked.error;
+      conversation = [
+        ...messages,
+        { role: 'assistant', content: answer.text },
+        { role: 'user', content: repairMessage(firstError, strategy.instruction) },
+      ];
+      answer = await ask(conversation);
+      checked = checkReply(answer.text, schema);
+      if (!checked.ok) {
+        return {
+          ok: false,
+          kind: 'invalid-reply',
+          error: `invalid reply (${firstError}); still invalid after one repair request (${checked.error})`,
+          rawReplies: raw,
+        };
+      }
+      repaired = true;
+    }
+
+    let reply = checked.value;
+    let superseded: { value: R; text: string } | undefined;
+    const followUp = strategy.followUp?.(reply, order);
+    if (followUp) {
+      const next = await ask([...conversation, { role: 'assistant', content: answer.text }, { role: 'user', content: followUp }]).catch(
+        (e: unknown) => {
+          if (e instanceof JudgeError && e.kind === 'aborted') throw e;
+          return undefined; // a failed follow-up leaves the valid reply standing
+        },
+      );
+      const rechecked = next ? checkReply(next.text, schema) : undefined;
+      // An invalid answer to the follow-up leaves the first valid reply standing too.
+      if (next && rechecked?.ok) {
+        superseded = { value: reply, text: answer.text };
+        reply = rechecked.value;
+        answer = next;
+      }
+    }
+    await store(ctx, key, {
+      text: answer.text,
+      model: answer.model,
+      ...(repaired ? { repaired } : {}),
+      ...(superseded ? { superseded: superseded.text } : {}),
+    });
+    return { ok: true, reply, model: answer.model, cached: false, repaired, ...(superseded ? { superseded: superseded.value } : {}) };
+  } catch (e) {
+    const error = e instanceof JudgeError ? e : new JudgeError('network', String(e));
+    return { ok: false, kind: error.kind, error: error.message, rawReplies: raw };
+  }
+}
+
+async function store(ctx: EngineContext, key: string | undefined, value: CachedReply): Promise<void> {
+  if (!ctx.cache || !key) return;
+  try {
+    await ctx.cache.put(key, value);
+  } catch (e) {
+    if (ctx.cacheWriteFailed) return;
+    ctx.cacheWriteFailed = true;
+    ctx.log?.(`could not write the judge cache (${e instanceof Error ? e.message : String(e)}); the run goes on without it`);
+  }
+}

@@ -1,0 +1,194 @@
+// The OpenAI-compatible judge client (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, llama.cpp):
+// one chat completion per call, no SDK retries (the batch runner owns retries and slow-down),
+// and a whole-call deadline because the SDK's own timeout stops once headers arrive.
+import OpenAI, { AzureOpenAI } from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
+import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenUsage } from './types';
+import { JudgeError } from './types';
+
+export interface OpenAIClientOptions {
+  baseURL: string;
+  /** Undefined for local servers that need no key: then no Authorization header is sent at all. */
+  apiKey?: string;
+  /** Name of the environment variable the key came from, for error hints. */
+  apiKeyEnv?: string;
+  organization?: string;
+  headers?: Record<string, string>;
+  /** Azure OpenAI: the `api-version` query value; the key goes in the `api-key` header. */
+  azureApiVersion?: string;
+  /** Whole-call deadline in ms (connect + reply body). */
+  timeoutMs: number;
+  log?: (message: string) => void;
+  /** Injectable transport, e.g. for tests; defaults to global fetch. */
+  fetch?: typeof fetch;
+}
+
+const MODES: StructuredOutputMode[] = ['json_schema', 'json_object', 'none'];
+
+export class OpenAICompatibleClient implements JudgeClient {
+  readonly id: string;
+  private readonly sdk: OpenAI;
+  /** The strongest structured-output mode this endpoint accepted; lowered once per rejection. */
+  private ceiling: StructuredOutputMode = 'json_schema';
+  private useMaxCompletionTokens = false;
+
+  constructor(private readonly options: OpenAIClientOptions) {
+    const common = {
+      maxRetries: 0,
+      timeout: options.timeoutMs + 5_000,
+      organization: options.organization ?? null,
+      project: null,
+      logLevel: 'off' as const,
+      fetch: normalizingFetch(options.fetch ?? globalThis.fetch),
+      defaultHeaders: {
+        ...(options.apiKey === undefined ? { Authorization: null } : {}),
+        ...options.headers,
+      },
+    };
+    if (options.azureApiVersion !== undefined) {
+      if (options.apiKey === undefined) {
+        throw new JudgeError('config', 'Azure OpenAI needs an API key: set the variable named by --api-key-env');
+      }
+      // A URL that already names /openai (or a deployment) is the base URL; a bare resource URL is the endpoint.
+      const isBase = /\/openai(\/|$)/.test(new URL(options.baseURL).pathname);
+      this.sdk = new AzureOpenAI({
+        ...common,
+        apiKey: options.apiKey,
+        apiVersion: options.azureApiVersion,
+        ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
+      });
+      this.id = `azure:${options.baseURL}`;
+    } else {
+      // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
+      this.sdk = new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
+      this.id = `openai:${options.baseURL}`;
+    }
+  }
+
+  /** The structured-output mode that will actually be sent for a requested mode. */
+  effectiveMode(requested: StructuredOutputMode): StructuredOutputMode {
+    return MODES[Math.max(MODES.indexOf(requested), MODES.indexOf(this.ceiling))] as StructuredOutputMode;
+  }
+
+  async complete(request: JudgeRequest): Promise<JudgeResponse> {
+    for (;;) {
+      const mode = this.effectiveMode(request.responseFormat?.mode ?? 'none');
+      const maxTokensKey = this.useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
+      try {
+        return await this.send(request, mode, maxTokensKey);
+      } catch (e) {
+        const cause = e instanceof JudgeError ? e.options.cause : e;
+        if (mode !== 'none' && rejectsResponseFormat(cause)) {
+          this.lower(mode, cause);
+          continue;
+        }
+        if (maxTokensKey === 'max_tokens' && request.maxTokens !== undefined && wantsMaxCompletionTokens(cause)) {
+          this.useMaxCompletionTokens = true;
+          this.options.log?.('the endpoint wants max_completion_tokens instead of max_tokens; switching for this run');
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  private lower(rejected: StructuredOutputMode, e: unknown): void {
+    const next = MODES[MODES.indexOf(rejected) + 1] as StructuredOutputMode;
+    if (MODES.indexOf(next) <= MODES.indexOf(this.ceiling)) return; // another call already lowered it
+    this.ceiling = next;
+    const why = e instanceof Error ? e.message : String(e);
+    this.options.log?.(
+      `the endpoint rejected response_format ${rejected} (${why}); using ${next === 'none' ? 'no response_format' : next} for the rest of this run`,
+    );
+  }
+
+  private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: string): Promise<JudgeResponse> {
+    const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
+    if (mode === 'json_schema' && request.responseFormat) {
+      const { name, schema } = request.responseFormat;
+      body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
+    } else if (mode === 'json_object') {
+      body.response_format = { type: 'json_object' };
+    }
+
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(TIMEOUT_REASON), this.options.timeoutMs);
+    const onAbort = () => deadline.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (request.signal?.aborted) throw new JudgeError('aborted', 'the request was cancelled');
+      const completion = await this.sdk.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, {
+        signal: deadline.signal,
+      });
+      const choice = completion.choices?.[0];
+      const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
+      const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
+      const usage = toUsage(completion.usage);
+      return {
+        text,
+        model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
+        ...(usage ? { usage } : {}),
+      };
+    } catch (e) {
+      throw toJudgeError(e, {
+        timeoutMs: this.options.timeoutMs,
+        timedOut: deadline.signal.aborted && deadline.signal.reason === TIMEOUT_REASON,
+        aborted: request.signal?.aborted ?? false,
+        baseURL: this.options.baseURL,
+        model: request.model,
+        ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
+      });
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function toUsage(u: unknown): TokenUsage | undefined {
+  if (!u || typeof u !== 'object') return undefined;
+  const { prompt_tokens: p, completion_tokens: c, total_tokens: t } = u as Record<string, unknown>;
+  if (typeof p !== 'number' && typeof c !== 'number') return undefined;
+  const promptTokens = typeof p === 'number' ? p : 0;
+  const completionTokens = typeof c === 'number' ? c : 0;
+  return { promptTokens, completionTokens, totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens };
+}
+
+/**
+ * Rewrites non-OpenAI error bodies into OpenAI's `{error: {message}}` so the SDK's error message
+ * carries the server's words: vLLM `{object: "error", message}`, Ollama/LM Studio `{error: "text"}`,
+ * FastAPI `{detail}`, or plain text.
+ */
+export function normalizingFetch(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.ok) return response;
+    const text = await response.text().catch(() => '');
+    let message: string | undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      message = text.trim() || undefined;
+    }
+    if (parsed && typeof parsed === 'object') {
+      const p = parsed as Record<string, unknown>;
+      if (p.error && typeof p.error === 'object') return rebuild(response, text);
+      const m = typeof p.error === 'string' ? p.error : p.message ?? p.detail;
+      message = typeof m === 'string' ? m : m !== undefined ? JSON.stringify(m) : text;
+    }
+    const body = message === undefined ? '' : JSON.stringify({ error: { message } });
+    return rebuild(response, body);
+  };
+}
+
+function rebuild(response: Response, body: string): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  if (body !== '') headers.set('content-type', 'application/json');
+  return new Response(body === '' ? null : body, { status: response.status, statusText: response.statusText, headers });
+}

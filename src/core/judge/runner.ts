@@ -1,0 +1,143 @@
+// The batch runner: streams dataset items, judges the selected rows with bounded concurrency and
+// hands each finished row to `write` at once. Memory stays flat: only in-flight rows are held.
+import { setMaxListeners } from 'node:events';
+import type { DatasetItem, DatasetRow, DatasetSkip } from '../dataset/types';
+import { isSkip } from '../dataset/types';
+import type { JudgeCache } from './cache';
+import type { EngineContext, JudgeSettings } from './judgment';
+import { AdaptiveLimiter } from './limiter';
+import type { LimiterOptions } from './limiter';
+import type { PreparedJudge } from './prepare';
+import { DEFAULT_RETRY } from './retry';
+import type { RetryPolicy } from './retry';
+import { judgeRow } from './row';
+import { RunStats } from './stats';
+import type { JudgeClient } from './types';
+
+/** Inclusive 1-based row range; either end may be open. */
+export interface RowRange {
+  from?: number;
+  to?: number;
+}
+
+export interface RunnerOptions {
+  judge: PreparedJudge;
+  client: JudgeClient;
+  settings: JudgeSettings;
+  items: AsyncIterable<DatasetItem>;
+  /** Appends one finished row to the results (called once per row, in completion order). */
+  write: (line: Record<string, unknown>) => void;
+  samples?: number;
+  concurrency?: number;
+  retry?: RetryPolicy;
+  cache?: JudgeCache;
+  /** Distinguishes endpoints in cache keys; the base URL. */
+  cacheScope?: string;
+  rows?: RowRange;
+  /** Row numbers already in the results file (--resume). */
+  done?: ReadonlySet<number>;
+  signal?: AbortSignal;
+  /** One-line notices for stderr (structured-output fallbacks, cache trouble). */
+  log?: (message: string) => void;
+  /** An unreadable dataset record (no results line is written for it); default: `log` its message. */
+  onSkip?: (skip: DatasetSkip) => void;
+  stats?: RunStats;
+  limiter?: LimiterOptions;
+}
+
+export interface RunResult {
+  stats: RunStats;
+  interrupted: boolean;
+}
+
+export function inRange(row: number, range: RowRange | undefined): boolean {
+  return (range?.from === undefined || row >= range.from) && (range?.to === undefined || row <= range.to);
+}
+
+export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
+  const samples = opts.samples ?? 1;
+  const concurrency = opts.concurrency ?? 8;
+  const stats = opts.stats ?? new RunStats();
+  const limiter = new AdaptiveLimiter(concurrency, opts.limiter);
+  // Every in-flight call listens for abort; a signal of our own avoids piling listeners on the caller's.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const signal = stop.signal;
+  stats.limit = limiter.limit;
+  const ctx: EngineContext = {
+    client: opts.client,
+    limiter,
+    policy: opts.retry ?? DEFAULT_RETRY,
+    settings: opts.settings,
+    stats,
+    cacheScope: opts.cacheScope ?? opts.client.id,
+    ...(opts.cache ? { cache: opts.cache } : {}),
+    signal,
+    ...(opts.log ? { log: opts.log } : {}),
+    onAttempt: () => stats.calls++,
+    onRetry: (event) => {
+      stats.retries++;
+      if (event.error.kind === 'rate-limit') stats.rateLimited++;
+      stats.limit = limiter.limit;
+    },
+  };
+
+  // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
+  const callsPerRow = samples * opts.judge.strategy.orders.length;
+  const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
+  const inflight = new Set<Promise<void>>();
+  let fatalError: unknown;
+  let readError: unknown;
+
+  const start = (row: DatasetRow) => {
+    const task = judgeRow(row, opts.judge, samples, ctx)
+      .then((outcome) => {
+        if (outcome.status === 'aborted') return;
+        opts.write(outcome.line);
+        stats.done++;
+        if (outcome.status === 'ok') stats.ok++;
+        else stats.failed++;
+      })
+      .catch((e: unknown) => {
+        // judgeRow returns failures as values; reaching here means `write` failed (disk full) or a bug.
+        fatalError ??= e;
+      })
+      .finally(() => {
+        stats.limit = limiter.limit;
+        inflight.delete(task);
+      });
+    inflight.add(task);
+  };
+
+  try {
+    for await (const item of opts.items) {
+      if (signal.aborted || fatalError) break;
+      if (opts.rows?.to !== undefined && item.row > opts.rows.to) break;
+      if (!inRange(item.row, opts.rows)) continue;
+      if (isSkip(item)) {
+        stats.skippedLines++;
+        if (opts.onSkip) opts.onSkip(item);
+        else opts.log?.(item.error);
+        continue;
+      }
+      if (opts.done?.has(item.row)) {
+        stats.alreadyDone++;
+        continue;
+      }
+      while (inflight.size >= maxRows) await Promise.race(inflight);
+      if (signal.aborted || fatalError) break;
+      start(item);
+    }
+  } catch (e) {
+    if (!signal.aborted) readError = e;
+  }
+  await Promise.all(inflight);
+  limiter.dispose();
+  opts.signal?.removeEventListener('abort', onAbort);
+  if (fatalError) throw fatalError;
+  if (readError) throw readError;
+  return { stats, interrupted: signal.aborted };
+}

@@ -1,0 +1,278 @@
+// A local OpenAI-compatible server for tests, benchmarks and the VS Code e2e runs. It answers
+// /chat/completions by rules the test sets and records every request it receives.
+//   node out/test/support/fakeOpenAI.js [--port N] [--latency MS] [--rules module.js]
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+
+export interface RecordedRequest {
+  /** 0-based arrival number among all requests. */
+  index: number;
+  method: string;
+  /** Path without the query, e.g. `/v1/chat/completions`. */
+  path: string;
+  query: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON body (undefined when absent or not JSON). */
+  body: ChatBody | undefined;
+  /** Every message's content, joined by blank lines (handy for prompt-derived replies). */
+  prompt: string;
+}
+
+export interface ChatBody {
+  model?: string;
+  messages?: { role: string; content: string }[];
+  response_format?: { type: string; json_schema?: { name?: string; schema?: Record<string, unknown>; strict?: boolean } };
+  temperature?: number;
+  max_tokens?: number;
+  [key: string]: unknown;
+}
+
+export type FakeUsage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+export type FakeAction = (
+  | {
+      /** Assistant message content. */
+      reply: string;
+      model?: string;
+      /** null: omit `usage` (as some local servers do); default: estimated from lengths. */
+      usage?: FakeUsage | null;
+      /** Extra message fields, e.g. `reasoning_content` as vLLM/DeepSeek send it. */
+      message?: Record<string, unknown>;
+    }
+  | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
+  /** Sends the status line and half a body, then destroys the socket. */
+  | { drop: true }
+) & { /** Wait this long before answering (on top of the server latency). */ delayMs?: number };
+
+/** Returns an action, or undefined to let the next rule (finally `autoReply`) answer. */
+export type FakeRule = (request: RecordedRequest) => FakeAction | undefined;
+
+export interface FakeServerOptions {
+  rules?: FakeRule[];
+  /** Added before every answer, for benchmarks. */
+  latencyMs?: number;
+  port?: number;
+}
+
+export class FakeOpenAI {
+  readonly requests: RecordedRequest[] = [];
+  rules: FakeRule[];
+  latencyMs: number;
+  private readonly server: http.Server;
+
+  private constructor(options: FakeServerOptions) {
+    this.rules = options.rules ?? [];
+    this.latencyMs = options.latencyMs ?? 0;
+    this.server = http.createServer((req, res) => this.handle(req, res));
+  }
+
+  static async start(options: FakeServerOptions = {}): Promise<FakeOpenAI> {
+    const fake = new FakeOpenAI(options);
+    await new Promise<void>((resolve, reject) => {
+      fake.server.once('error', reject);
+      fake.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    return fake;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** `http://127.0.0.1:PORT/v1`, what `--base-url` takes. */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  /** Recorded chat-completion requests only. */
+  get chats(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: ChatBody | undefined;
+      try {
+        body = text ? (JSON.parse(text) as ChatBody) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const recorded: RecordedRequest = {
+        index: this.requests.length,
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+        prompt: (body?.messages ?? []).map((m) => String(m.content)).join('\n\n'),
+      };
+      this.requests.push(recorded);
+      const action = this.route(recorded);
+      const delay = this.latencyMs + (action.delayMs ?? 0);
+      if (delay <= 0) return send(res, action, recorded);
+      const timer = setTimeout(() => send(res, action, recorded), delay);
+      res.on('close', () => clearTimeout(timer));
+    });
+  }
+
+  private route(r: RecordedRequest): FakeAction {
+    if (r.method === 'GET' && r.path.endsWith('/models')) {
+      return { status: 200, json: { object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'fake' }] } };
+    }
+    if (r.method !== 'POST' || !r.path.endsWith('/chat/completions')) {
+      return { status: 404, json: { error: { message: `no route ${r.method} ${r.path}`, type: 'invalid_request_error' } } };
+    }
+    if (!r.body) return { status: 400, json: { error: { message: 'body is not JSON', type: 'invalid_request_error' } } };
+    for (const rule of this.rules) {
+      const action = rule(r);
+      if (action) return action;
+    }
+    return autoReply(r);
+  }
+}
+
+function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest): void {
+  if (res.destroyed) return;
+  if ('drop' in action) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+    res.write('{"id":"chatcmpl-fake","object":"chat.completion","choices":[{"index":0,');
+    setImmediate(() => res.socket?.destroy());
+    return;
+  }
+  if ('status' in action) {
+    const payload = action.text ?? (action.json !== undefined ? JSON.stringify(action.json) : '');
+    res.writeHead(action.status, { 'content-type': action.text !== undefined ? 'text/plain' : 'application/json', ...action.headers });
+    res.end(payload);
+    return;
+  }
+  const promptTokens = Math.ceil(r.prompt.length / 4);
+  const completionTokens = Math.ceil(action.reply.length / 4);
+  const completion: Record<string, unknown> = {
+    id: `chatcmpl-fake-${r.index}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: action.model ?? r.body?.model ?? 'fake',
+    choices: [
+      { index: 0, message: { role: 'assistant', content: action.reply, ...action.message }, finish_reason: 'stop', logprobs: null },
+    ],
+  };
+  if (action.usage !== null) {
+    completion.usage = action.usage ?? {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(completion));
+}
+
+// ---- reply helpers for rules ----
+
+/** A reply whose content is `value` as bare JSON (strings are sent as they are). */
+export function reply(value: unknown, extra: Omit<Extract<FakeAction, { reply: string }>, 'reply'> = {}): FakeAction {
+  return { reply: typeof value === 'string' ? value : JSON.stringify(value), ...extra };
+}
+
+/** The JSON inside a ```json fence after a sentence of prose. */
+export function fenced(value: unknown): FakeAction {
+  return { reply: `Here is my evaluation.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`\n` };
+}
+
+/** The JSON in the middle of prose, with no fence. */
+export function prose(value: unknown): FakeAction {
+  return { reply: `After weighing the response carefully, my verdict is ${JSON.stringify(value)} — I hope that helps.` };
+}
+
+export function status(code: number, message = `fake ${code}`, headers: Record<string, string> = {}): FakeAction {
+  return { status: code, json: { error: { message, type: 'fake_error', code: null } }, headers };
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * The two responses of a pairwise prompt: the text under the last short label line naming
+ * "Response A" up to the "Response B" label, and from there to the next heading.
+ */
+export function pairSlots(prompt: string): { a: string; b: string } | undefined {
+  const lines = prompt.split('\n');
+  const label = (l: string, side: 'a' | 'b') => l.trim().length <= 30 && new RegExp(`response[\\s_]*${side}\\b`, 'i').test(l);
+  let ia = -1;
+  let ib = -1;
+  lines.forEach((l, i) => {
+    if (label(l, 'a')) ia = i;
+    else if (ia >= 0 && label(l, 'b')) ib = i;
+  });
+  if (ia < 0 || ib < ia) return undefined;
+  const end = lines.findIndex((l, i) => i > ib && l.startsWith('#'));
+  return { a: lines.slice(ia + 1, ib).join('\n').trim(), b: lines.slice(ib + 1, end < 0 ? undefined : end).join('\n').trim() };
+}
+
+/**
+ * A valid judge reply for any request. Pairwise (`winner` in the schema or prompt): the longer
+ * response wins with confidence 0.8, equal lengths tie, so verdicts survive the position swap.
+ * Pointwise: a score in the scale read from the schema or the output instruction, chosen by a
+ * hash of the prompt so equal prompts get equal scores.
+ */
+export function autoReply(r: RecordedRequest): FakeAction {
+  const schema = r.body?.response_format?.json_schema?.schema as { properties?: Record<string, { minimum?: number; maximum?: number }> } | undefined;
+  const props = schema?.properties;
+  if (props?.winner || (!props && /"winner"/.test(r.prompt))) {
+    const slots = pairSlots(r.prompt);
+    const diff = slots ? slots.a.length - slots.b.length : 1;
+    const winner = diff > 0 ? 'A' : diff < 0 ? 'B' : 'TIE';
+    const justification = winner === 'TIE' ? 'Both responses are equally long.' : `Response ${winner} is longer.`;
+    return reply({ justification, winner, confidence: winner === 'TIE' ? 0.5 : 0.8 });
+  }
+  let min = props?.score?.minimum;
+  let max = props?.score?.maximum;
+  if (min === undefined || max === undefined) {
+    const m = /integer (?:from )?(-?\d+)(?: to |-)(-?\d+)/.exec(r.prompt);
+    min = m ? Number(m[1]) : 1;
+    max = m ? Number(m[2]) : 5;
+  }
+  const score = min + (hash(r.prompt) % (max - min + 1));
+  return reply({ justification: `Scored ${score} by the fake judge.`, score });
+}
+
+// ---- standalone entry ----
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  let rules: FakeRule[] = [];
+  const rulesFile = arg('--rules');
+  if (rulesFile) {
+    const mod = require(path.resolve(rulesFile)) as { rules?: FakeRule[]; default?: FakeRule | FakeRule[] };
+    const found = mod.rules ?? mod.default;
+    rules = Array.isArray(found) ? found : found ? [found] : [];
+  }
+  const fake = await FakeOpenAI.start({ port: Number(arg('--port') ?? 0), latencyMs: Number(arg('--latency') ?? 0), rules });
+  process.stdout.write(`fake OpenAI listening on ${fake.baseURL}\n`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`fakeOpenAI: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  });
+}
