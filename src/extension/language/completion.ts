@@ -1,0 +1,65 @@
+// Completion: placeholders after `{{` (and `.` for nested fields), section names after `# `,
+// front-matter keys and values.
+import * as vscode from 'vscode';
+import { LANGUAGE_ID, type Studio } from '../studio';
+import { Samples } from '../preview/datasets';
+import { offsetRange } from './convert';
+import { completionsAt, type CompletionEntry, type EntryKind } from './model/completion';
+import { cursorContext } from './model/cursor';
+import { NO_SAMPLE } from './model/edits';
+
+const KIND: Record<EntryKind, vscode.CompletionItemKind> = {
+  field: vscode.CompletionItemKind.Field,
+  property: vscode.CompletionItemKind.Property,
+  helper: vscode.CompletionItemKind.Keyword,
+  section: vscode.CompletionItemKind.Module,
+  key: vscode.CompletionItemKind.Property,
+  value: vscode.CompletionItemKind.Value,
+};
+
+/** Typing one of these characters asks for completion only where it starts something we complete. */
+const TRIGGERED: Record<string, RegExp> = {
+  '{': /\{\{$/,
+  '.': /\{\{[^}]*\.$/,
+  '#': /\{\{~?\s*#$/,
+  ' ': /^#[ \t]$|^\s*[A-Za-z_]\w*:[ \t]$|\{\{~?\s*#\w+[ \t]$/,
+};
+
+export function registerCompletion(studio: Studio): void {
+  const samples = new Samples(studio);
+  const provider: vscode.CompletionItemProvider = {
+    async provideCompletionItems(doc, position, token, context) {
+      const prefix = doc.lineAt(position.line).text.slice(0, position.character);
+      if (context.triggerKind === vscode.CompletionTriggerKind.TriggerCharacter && !TRIGGERED[context.triggerCharacter ?? '']?.test(prefix)) return undefined;
+      const t = studio.template(doc);
+      const offset = doc.offsetAt(position);
+      // Only placeholders use the dataset; do not read it for keys and headings.
+      const needsSample = cursorContext(t, offset).kind === 'placeholder';
+      const sample = needsSample ? await samples.view(doc.uri) : NO_SAMPLE;
+      if (token.isCancellationRequested) return undefined;
+      return completionsAt(t, offset, sample).map((e) => toItem(doc, e));
+    },
+  };
+  studio.push(samples, vscode.languages.registerCompletionItemProvider({ language: LANGUAGE_ID }, provider, '{', '.', '#', ' '));
+}
+
+function toItem(doc: vscode.TextDocument, e: CompletionEntry): vscode.CompletionItem {
+  const item = new vscode.CompletionItem(e.label, KIND[e.kind]);
+  item.detail = e.detail;
+  item.insertText = e.insertText;
+  item.sortText = e.sortText;
+  item.range = offsetRange(doc, e.start, e.end);
+  if (e.doc || e.value !== undefined) {
+    const md = new vscode.MarkdownString();
+    if (e.doc) md.appendMarkdown(e.doc);
+    if (e.value !== undefined) {
+      md.appendMarkdown(`${e.doc ? '\n\n' : ''}In the chosen row:`);
+      md.appendCodeblock(e.value, 'text');
+    }
+    item.documentation = md;
+  }
+  if (e.additionalEdits) item.additionalTextEdits = e.additionalEdits.map((x) => vscode.TextEdit.replace(offsetRange(doc, x.start, x.end), x.newText));
+  // Keys end with ': ' and sections are whole titles: re-open the list for the value when useful.
+  if (e.kind === 'key' && (e.label === 'kind' || e.label === 'swap')) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
+  return item;
+}

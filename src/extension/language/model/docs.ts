@@ -1,0 +1,95 @@
+// What completion and hover say about front-matter keys and sections (plain Markdown we wrote).
+import type { JudgeKind, SectionKey } from '../../../core/template';
+
+export interface KeyDoc {
+  /** One-line summary for completion details. */
+  summary: string;
+  /** Longer explanation (Markdown). */
+  doc: string;
+  /** Only meaningful for this kind of template. */
+  kind?: JudgeKind;
+  /** Text inserted after `key: ` by completion, when there is an obvious start. */
+  snippet?: string;
+}
+
+export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
+  name: {
+    summary: 'Metric name (required)',
+    doc: 'The metric this template computes, in lower case letters, digits and `_` (starting with a letter). Result columns are named after it, e.g. `helpfulness/score`, and human labels are read from `helpfulness/human_rating`.',
+  },
+  kind: {
+    summary: 'pointwise or pairwise (required)',
+    doc: '`pointwise` rates one response on the `scale`; `pairwise` compares two responses and answers `A`, `B` or `TIE`.',
+  },
+  description: { summary: 'What the metric measures', doc: 'A sentence for people reading the template; it is not sent to the judge.' },
+  scale: {
+    summary: 'Score range (pointwise)',
+    doc: 'The integer scores the judge may give, as `[1, 5]` or `{min: 1, max: 5}`. Use `[0, 1]` for pass/fail. The rubric should describe every score in the range.',
+    kind: 'pointwise',
+    snippet: '[1, 5]',
+  },
+  inputs: {
+    summary: 'Dataset fields the template uses',
+    doc: 'Extra dataset fields the body may use as placeholders, besides the standard ones (`prompt`, `response`, …). A declared input that no placeholder uses is reported.',
+    snippet: '[prompt, response]',
+  },
+  model: {
+    summary: 'Judge model defaults',
+    doc: 'Defaults for the judge call: `name`, `temperature`, `max_tokens`, and for pairwise templates `swap` (on by default). Command-line flags and settings override them.',
+  },
+  dimensions: {
+    summary: 'Named dimensions, in priority order (pairwise)',
+    doc: 'For multi-dimension pairwise templates: a list of `{name, description}`, highest priority first. Level-2 headings under `# Criteria` must name a declared dimension.',
+    kind: 'pairwise',
+  },
+  ranking: {
+    summary: 'Absolute ranking range (pairwise)',
+    doc: 'For multi-dimension pairwise templates: the range each response is ranked on, e.g. `[1, 7]`. The rubric describes each level.',
+    kind: 'pairwise',
+    snippet: '[1, 7]',
+  },
+  degrees: {
+    summary: 'Preference degrees, weakest first (pairwise)',
+    doc: 'For multi-dimension pairwise templates: how much better the preferred response is, weakest first; the first means "about the same".',
+    kind: 'pairwise',
+  },
+};
+
+export const MODEL_KEYS: Record<string, KeyDoc> = {
+  name: { summary: 'Judge model', doc: 'The model the judge calls go to, e.g. `gpt-4o-mini`, unless the run names another.' },
+  temperature: { summary: 'Sampling temperature, 0–2', doc: 'Use `0` for judges: the same input should get the same verdict.', snippet: '0' },
+  max_tokens: { summary: 'Reply length limit', doc: 'The most tokens the judge may write; leave room for the justification before the verdict.', snippet: '400' },
+  swap: {
+    summary: 'Position swap (pairwise, default true)',
+    doc: 'Judge each pair twice, the second time with A and B exchanged, and keep a winner only when both passes agree; otherwise the verdict is `TIE` with `position_consistent: false`.',
+    kind: 'pairwise',
+    snippet: 'true',
+  },
+};
+
+/** Values offered after `key: `. */
+export const KEY_VALUES: Record<string, { value: string; doc: string }[]> = {
+  kind: [
+    { value: 'pointwise', doc: 'Rate one response on a score scale.' },
+    { value: 'pairwise', doc: 'Compare two responses: A, B or TIE.' },
+  ],
+  scale: [
+    { value: '[1, 5]', doc: 'Five-point scale.' },
+    { value: '[1, 10]', doc: 'Ten-point scale.' },
+    { value: '[0, 1]', doc: 'Pass/fail.' },
+  ],
+  swap: [
+    { value: 'true', doc: 'Judge both orders and reconcile them (default).' },
+    { value: 'false', doc: 'Judge the original order only.' },
+  ],
+  temperature: [{ value: '0', doc: 'Deterministic judging.' }],
+};
+
+export const SECTION_DOCS: Record<Exclude<SectionKey, 'other'>, string> = {
+  system: 'Optional. Becomes the system message; everything else in the body is the user message.',
+  criteria: 'Required. What the judge looks for and what matters most.',
+  rubric: 'Required. One line per score (`- 5: …`), or for pairwise the meaning of each verdict.',
+  evaluation_steps: 'Required. The steps the judge follows; ask for the justification before the verdict.',
+  examples: 'Optional. Few-shot examples: an input and the expected judge reply as a ```json block.',
+  output_format: 'Optional. When absent, the reply-format instruction is appended for you; the preview shows exactly what is sent.',
+};

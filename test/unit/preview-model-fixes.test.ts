@@ -1,0 +1,153 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic } from '../../src/core/diagnostics';
+import { parseTemplate, validateTemplate } from '../../src/core/template';
+import { declareInputEdit, type TextEditSpec } from '../../src/extension/language/model/edits';
+import { fixesFor, type FixSpec } from '../../src/extension/language/model/fixes';
+
+const examples = path.resolve(__dirname, '../../../examples');
+
+function apply(text: string, edits: TextEditSpec[]): string {
+  return [...edits].sort((a, b) => b.start - a.start).reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
+}
+
+function only(text: string, code: string): Diagnostic {
+  const found = validateTemplate(text).filter((d) => d.code === code);
+  assert.equal(found.length, 1, `expected one ${code}, got ${JSON.stringify(validateTemplate(text).map((d) => d.code))}`);
+  return found[0]!;
+}
+
+function fixes(text: string, code: string): FixSpec[] {
+  return fixesFor(parseTemplate(text), only(text, code));
+}
+
+function preferred(text: string, code: string): string {
+  const fix = fixes(text, code).find((f) => f.preferred);
+  assert.ok(fix, `no preferred fix for ${code}`);
+  return apply(text, fix.edits);
+}
+
+const POINTWISE = `---
+name: helpfulness
+kind: pointwise
+scale: [1, 3]
+---
+
+# Criteria
+
+Helpful answers.
+
+# Rubric
+
+- 3: Great.
+- 2: Fine.
+- 1: Bad.
+
+# Evaluation steps
+
+1. Read, then score.
+
+# Task
+
+{{prompt}} {{response}}
+`;
+
+describe('quick fixes', () => {
+  for (const name of ['hhh', 'helpfulness']) {
+    it(`restores ${name}.judge exactly when only its Rubric heading was deleted`, () => {
+      const original = readFileSync(path.join(examples, `${name}.judge`), 'utf8');
+      const broken = original.replace('# Rubric\n', '');
+      const restored = preferred(broken, 'missing-section');
+      assert.equal(restored, original);
+      assert.deepEqual(validateTemplate(restored), []);
+    });
+  }
+
+  it('inserts a rubric skeleton with one line per score between Criteria and Evaluation steps', () => {
+    const broken = POINTWISE.replace(/# Rubric\n\n(- .*\n)+\n/, '');
+    const fixed = preferred(broken, 'missing-section');
+    assert.ok(fixed.includes('Helpful answers.\n\n# Rubric\n\n- 3: \n- 2: \n- 1: \n\n# Evaluation steps\n'), fixed);
+    assert.ok(!validateTemplate(fixed).some((d) => d.severity === 'error'));
+  });
+
+  it('offers both the heading and the skeleton when score lines lost their heading', () => {
+    const broken = POINTWISE.replace('# Rubric\n', '');
+    assert.deepEqual(fixes(broken, 'missing-section').map((f) => [f.title, f.preferred]), [
+      ['Add the `# Rubric` heading above the score lines (line 12)', true],
+      ['Insert a `# Rubric` section', false],
+    ]);
+  });
+
+  it('puts a missing Criteria before the first section that follows it conventionally', () => {
+    const broken = POINTWISE.replace('# Criteria\n\nHelpful answers.\n\n', '');
+    const fixed = preferred(broken, 'missing-section');
+    assert.match(fixed, /---\n\n# Criteria\n\n\{\{!--.*--\}\}\n\n# Rubric\n/);
+    assert.deepEqual(validateTemplate(fixed).map((d) => d.code), ['empty-section']);
+  });
+
+  it('appends a missing section at the end when nothing follows it', () => {
+    const text = `---\nname: x\nkind: pointwise\nscale: [0, 1]\n---\n\n# Criteria\n\nc\n\n# Rubric\n\n- 1: yes\n- 0: no\n\n{{prompt}} {{response}}`;
+    const fixed = preferred(text, 'missing-section');
+    assert.ok(fixed.endsWith('{{prompt}} {{response}}\n\n# Evaluation steps\n\n1. \n2. \n3. Write your justification first, then the verdict.\n'), fixed);
+    assert.deepEqual(validateTemplate(fixed), []);
+  });
+
+  it('replaces an unknown placeholder with the suggestion, keeping the rest of the path', () => {
+    const text = POINTWISE.replace('{{response}}', '{{respons}} {{promt.text}}');
+    const t = parseTemplate(text);
+    const fixed = validateTemplate(text)
+      .filter((d) => d.code === 'unknown-placeholder')
+      .map((d) => fixesFor(t, d).find((f) => f.preferred))
+      .map((f) => [f?.title, apply(text, f?.edits ?? [])]);
+    assert.deepEqual(fixed, [
+      ['Change to `response`', POINTWISE.replace('{{response}}', '{{response}} {{promt.text}}')],
+      ['Change to `prompt`', POINTWISE.replace('{{response}}', '{{respons}} {{prompt.text}}')],
+    ]);
+  });
+
+  it('declares an unknown placeholder as an input when asked', () => {
+    const text = POINTWISE.replace('{{response}}', '{{response}} {{source_doc}}');
+    const [fix] = fixes(text, 'unknown-placeholder');
+    assert.equal(fix?.title, 'Declare `source_doc` under `inputs`');
+    const fixed = apply(text, fix!.edits);
+    assert.match(fixed, /scale: \[1, 3\]\ninputs: \[source_doc\]\n---/);
+    assert.ok(!validateTemplate(fixed).some((d) => d.code === 'unknown-placeholder'));
+  });
+
+  it('adds a missing score line above the next lower score, in the list style of the rubric', () => {
+    const text = POINTWISE.replace('- 2: Fine.\n', '');
+    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 2: Fine.\n', '- 2: \n'));
+  });
+
+  it('adds a missing lowest score below the last line', () => {
+    const text = POINTWISE.replace('\n- 1: Bad.', '');
+    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 1: Bad.', '- 1: '));
+  });
+
+  it('fills a rubric that has no score lines at all', () => {
+    const text = POINTWISE.replace(/- .*\n/g, '').replace('# Rubric\n\n', '# Rubric\n\nScores:\n\n');
+    const fixed = preferred(text, 'rubric-gap');
+    assert.match(fixed, /# Rubric\n\n- 3: \n- 2: \n- 1: \n\nScores:/);
+  });
+});
+
+describe('declaring an input', () => {
+  const t = (fm: string) => parseTemplate(`---\nname: x\nkind: pointwise\nscale: [1, 5]\n${fm}---\n\n# Criteria\n`);
+
+  it('appends to a flow list', () => {
+    assert.equal(declareInputEdit(t('inputs: [prompt, response]\n'), 'ctx')?.newText, ', ctx');
+    assert.equal(declareInputEdit(t('inputs: []\n'), 'ctx')?.newText, 'ctx');
+  });
+
+  it('appends a line to a block list with the same indentation', () => {
+    const text = `---\nname: x\nkind: pointwise\nscale: [1, 5]\ninputs:\n  - prompt\n  - response\n---\n`;
+    const edit = declareInputEdit(parseTemplate(text), 'ctx');
+    assert.ok(edit);
+    assert.equal(apply(text, [edit]), text.replace('  - response\n', '  - response\n  - ctx\n'));
+  });
+
+  it('does not declare an input twice', () => {
+    assert.equal(declareInputEdit(t('inputs: [ctx]\n'), 'ctx'), undefined);
+  });
+});
