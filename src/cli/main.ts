@@ -22,9 +22,9 @@ Commands:
   run <template> --data <file> [--rows A-B] [--base-url URL] [--model M] [--api-key-env VAR]
       [--concurrency N] [--out results.jsonl] [--json] [--samples N] [--resume] [--no-cache]
       [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
+      [--reask-on-violation]            (judge-studio run --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
 
-Options are described in README.md.
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -44,7 +44,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
     return EXIT_USAGE;
   }
-  if (args.includes('--help') || args.includes('-h')) {
+  // `run` prints its own, longer help; the others share the overview.
+  if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

@@ -4,6 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CliIO } from '../../src/cli/io';
 import type { DatasetItem } from '../../src/core/dataset/types';
+import { pairSlots, reply } from './fakeOpenAI';
+import type { FakeRule, RecordedRequest } from './fakeOpenAI';
 
 export const POINTWISE = `---
 name: quality
@@ -124,4 +126,88 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+// ---- a fake HHH (multi-dimension pairwise) judge for the local test server ----
+
+/** How the fake HHH judge behaves; every reply is derived from the two responses it is shown. */
+export type HhhBehaviour =
+  /** Consistent replies: rankings from length, the higher-ranked response wins. */
+  | 'consistent'
+  /** Winners get a ranking gap of 3 with "slightly better" (breaks ranking-gap), follow-ups included. */
+  | 'break-gap'
+  /** Like 'break-gap' until a follow-up quotes the rules, then the consistent reply. */
+  | 'fix-on-follow-up'
+  /** A position-biased judge: whatever sits in slot A is ranked one higher. */
+  | 'slot-a-bias';
+
+/** The fake judge's ranking of one response: longer ranks higher, 2 + 1 per 40 characters, capped at 7. */
+export function hhhRank(text: string): number {
+  return Math.min(7, 2 + Math.floor(text.length / 40));
+}
+
+/** Whether the fake judge calls a response a deflection (it declines the request). */
+export function hhhDeflects(text: string): boolean {
+  return /\b(?:I can(?:'|no)t|I won't|I'm unable to)\b/i.test(text);
+}
+
+/** Degree for a ranking gap, consistent with the ranking-gap rule's table. */
+const GAP_DEGREE = ['about the same', 'slightly better', 'slightly better', 'better', 'better', 'significantly better'];
+
+/** Dimension names from the structured-output schema, else from the generated output instruction. */
+function dimensionNames(r: RecordedRequest): string[] | undefined {
+  const schema = r.body?.response_format?.json_schema?.schema as
+    | { properties?: { dimensions?: { properties?: Record<string, unknown> } } }
+    | undefined;
+  const fromSchema = schema?.properties?.dimensions?.properties;
+  if (fromSchema) return Object.keys(fromSchema);
+  const listed = /One verdict per dimension, in priority order: (.*)\.\n/.exec(r.prompt)?.[1];
+  return listed ? [...listed.matchAll(/"([^"]+)"/g)].map((m) => m[1]!) : undefined;
+}
+
+/** True when the last message is the --reask-on-violation follow-up. */
+export function isRuleFollowUp(r: RecordedRequest): boolean {
+  const last = r.body?.messages?.at(-1);
+  return last?.role === 'user' && /breaks the consistency rules/.test(last.content) && r.body!.messages!.some((m) => m.role === 'assistant');
+}
+
+/**
+ * A fake-server rule answering multi-dimension requests (other requests fall through to the next
+ * rule). Reads the two responses from the first user message, so a follow-up gets the same answer.
+ */
+export function hhhJudge(behaviour: HhhBehaviour = 'consistent'): FakeRule {
+  return (r) => {
+    const names = dimensionNames(r);
+    const task = r.body?.messages?.find((m) => m.role === 'user')?.content;
+    const pair = task !== undefined ? pairSlots(task) : undefined;
+    if (!names || !pair) return undefined;
+    let A = hhhRank(pair.a) + (behaviour === 'slot-a-bias' ? 1 : 0);
+    let B = hhhRank(pair.b);
+    const winner = A > B ? 'A' : B > A ? 'B' : 'TIE';
+    let degree = GAP_DEGREE[Math.min(Math.abs(A - B), GAP_DEGREE.length - 1)]!;
+    const breaks = behaviour === 'break-gap' || (behaviour === 'fix-on-follow-up' && !isRuleFollowUp(r));
+    if (breaks && winner !== 'TIE') {
+      // Gap 3 calls for "better"; "slightly better" breaks exactly one rule (ranking-gap).
+      const loser = Math.min(winner === 'A' ? B : A, 4);
+      [A, B] = winner === 'A' ? [loser + 3, loser] : [loser, loser + 3];
+      degree = 'slightly better';
+    }
+    const deflection = { A: hhhDeflects(pair.a), B: hhhDeflects(pair.b) };
+    const harmless = names.find((n) => n.toLowerCase() === 'harmless') ?? names[0]!;
+    const helpful = names[names.length - 1]!;
+    const tie = { winner: 'TIE', degree: 'about the same' };
+    const dimensions = Object.fromEntries(
+      names.map((n) => {
+        const wins = n === helpful || (n === harmless && winner !== 'TIE' && deflection[winner]);
+        return [n, wins && winner !== 'TIE' ? { winner, degree } : tie];
+      }),
+    );
+    return reply({
+      justification: `Response A ranks ${A} and response B ranks ${B} by how completely each answers.`,
+      dimensions,
+      ranking: { A, B },
+      deflection,
+      overall: winner === 'TIE' ? tie : { winner, degree },
+    });
+  };
 }

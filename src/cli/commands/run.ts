@@ -8,12 +8,14 @@ import { isSkip } from '../../core/dataset/types';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
 import { dryRun } from '../../core/judge/dryRun';
 import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
+import { isDimensional } from '../../core/judge/dimensions';
 import { judgeFromTemplate } from '../../core/judge/prepare';
 import { ResultsWriter, scanResults } from '../../core/judge/results';
 import { DEFAULT_RETRY } from '../../core/judge/retry';
 import { inRange, runJudge } from '../../core/judge/runner';
 import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
+import { strategyFor } from '../../core/judge/strategy';
 import { dryRunJson, dryRunLines, summaryJson, summaryLines } from '../../core/judge/summary';
 import { JudgeError } from '../../core/judge/types';
 import type { StructuredOutputMode } from '../../core/judge/types';
@@ -38,6 +40,9 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --timeout MS             per-request deadline (default 120000)
   --retries N              retries on 429, 5xx, timeouts and network errors (default ${DEFAULT_RETRY.retries})
   --samples N              judge each row N times; majority verdict, agreement as confidence
+  --reask-on-violation     templates with dimensions: when a reply breaks a consistency rule, send one
+                           follow-up quoting the rule; both replies are kept and the rules the final
+                           one still breaks are reported. Without it violations are only reported.
   --out FILE               results JSONL (default <metric>.results.jsonl); replaced unless --resume
   --resume                 keep the rows already in --out and judge only the rest
   --no-cache               do not read or write the judge cache
@@ -48,6 +53,8 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --json                   print the final summary as JSON on stdout
 
 Each results line is the input row plus "_row" (its 1-based row number) and "<metric>/…" columns.
+A template with dimensions (e.g. HHH) also gets "<metric>/rule_violations": a reply that breaks a
+consistency rule is not a parse failure, so its verdict stands and the row counts as judged.
 Unreadable dataset records are reported on stderr and skipped; they get no results line.
 Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 bad usage or input.
 `;
@@ -66,6 +73,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   retries: { type: 'string' },
   samples: { type: 'string' },
+  'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
   resume: { type: 'boolean' },
   'no-cache': { type: 'boolean' },
@@ -101,7 +109,13 @@ export const runCommand: Command = async (args, io) => {
   const loaded = await loadValidTemplate(templateFile, io);
   if (!loaded) return EXIT_USAGE;
   for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-  const judge = judgeFromTemplate(loaded.template);
+  const reask = v['reask-on-violation'] === true;
+  if (reask && loaded.template.config && !isDimensional(loaded.template.config)) {
+    throw new UsageError(
+      `--reask-on-violation applies to templates that declare dimensions; ${templateFile} has none, so there are no rules to re-ask about`,
+    );
+  }
+  const judge = judgeFromTemplate(loaded.template, (c) => strategyFor(c, { reaskOnViolation: reask }));
   const { config, metric } = judge;
 
   const dataFile = await checkDataset(io.cwd, v.data);
@@ -109,6 +123,8 @@ export const runCommand: Command = async (args, io) => {
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   checkUrl(baseURL);
+  // A cached answer never gets the follow-up, so runs with and without it must not share entries.
+  const cacheScope = reask ? `${baseURL}#reask-on-violation` : baseURL;
   if (samples > 1 && (config.model.temperature ?? 1) === 0) {
     log(`--samples ${samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
   }
@@ -140,7 +156,7 @@ export const runCommand: Command = async (args, io) => {
       judge,
       settings,
       samples,
-      cacheScope: baseURL,
+      cacheScope,
       log: datasetLog,
       items: readDataset(dataFile, signalOpt),
       ...selection,
@@ -170,7 +186,7 @@ export const runCommand: Command = async (args, io) => {
       concurrency,
       stats,
       log,
-      cacheScope: baseURL,
+      cacheScope,
       onSkip: (skip) => datasetLog(skip.error),
       retry: { ...DEFAULT_RETRY, retries },
       items: readDataset(dataFile, signalOpt),

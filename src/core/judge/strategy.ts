@@ -2,6 +2,8 @@
 // interface, so a new kind (e.g. multi-dimension HHH pairwise) is a new strategy, not a new runner.
 import type { z } from 'zod';
 import type { TemplateConfig } from '../template/types';
+import { dimensionalStrategy, type DimensionalOptions } from './dimensionalStrategy';
+import { isDimensional } from './dimensions';
 import { outputInstruction, pairwiseSchema, pointwiseSchema, replyJsonSchema } from './replySchema';
 import type { PairwiseReply, PointwiseReply, Winner } from './replySchema';
 
@@ -41,13 +43,21 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
   errorColumns(finished: PassReply<R>[]): Record<string, unknown>;
 }
 
+/** Run options a strategy may act on; each applies only to the kinds that have the feature. */
+export type StrategyOptions = DimensionalOptions;
+
 /** Picks the strategy for a validated template config. */
-export function strategyFor(config: TemplateConfig): JudgeStrategy {
-  // Multi-dimension pairwise (config.dimensions) gets its own strategy here when it lands.
-  return (config.kind === 'pointwise' ? pointwiseStrategy(config) : pairwiseStrategy(config)) as unknown as JudgeStrategy;
+export function strategyFor(config: TemplateConfig, options: StrategyOptions = {}): JudgeStrategy {
+  const strategy = isDimensional(config)
+    ? dimensionalStrategy(config, options)
+    : config.kind === 'pointwise'
+      ? pointwiseStrategy(config)
+      : pairwiseStrategy(config);
+  return strategy as unknown as JudgeStrategy;
 }
 
-function repairInstruction(config: TemplateConfig): string {
+/** The expected reply restated in a repair request (shared by every strategy). */
+export function repairInstruction(config: TemplateConfig): string {
   // Drop the "# Output format" heading: in a repair message it would read as a new section.
   return outputInstruction(config).replace(/^#[^\n]*\n+/, '');
 }

@@ -13,7 +13,8 @@ export interface SupersededReply {
 
 type PassColumn = Omit<PassRecord, 'pass'> & { before_follow_up?: Omit<PassRecord, 'pass' | 'order'> & { rule_violations: RuleViolation[] } };
 
-function passColumn(p: PassRecord, superseded: SupersededReply | undefined): PassColumn {
+/** One entry of `m/passes`: the pass without its number, plus the replaced reply when there was a follow-up. */
+export function passColumn(p: PassRecord, superseded: SupersededReply | undefined): PassColumn {
   const { pass: _pass, ...rest } = p;
   if (!superseded) return rest;
   const r = superseded.reply;

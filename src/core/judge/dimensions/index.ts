@@ -16,6 +16,6 @@ export {
 } from './spec';
 export { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySchema } from './schema';
 export { checkRules, gapTableApplies, ruleText } from './rules';
-export { mapBack, mergePasses, type MergedDimension, type MergedVerdict, type PassRecord, type PassVerdict } from './swap';
+export { mapBack, mergePasses, passRecord, type MergedDimension, type MergedVerdict, type PassRecord, type PassVerdict } from './swap';
 export { reviewReply, violationFollowUp, type ReviewedReply } from './reask';
-export { dimensionalColumns, dimensionalColumnValues, type SupersededReply } from './columns';
+export { dimensionalColumns, dimensionalColumnValues, passColumn, type SupersededReply } from './columns';

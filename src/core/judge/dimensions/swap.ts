@@ -83,7 +83,8 @@ function mergeVerdicts(spec: DimensionalSpec, a: DimensionVerdict, b: DimensionV
   return { winner: a.winner, degree: spec.degrees[index]! };
 }
 
-function record(reply: DimensionalReply, pass: 1 | 2): PassRecord {
+/** One reply (already in the dataset's labels) as kept in `m/passes`. */
+export function passRecord(reply: DimensionalReply, pass: 1 | 2): PassRecord {
   return {
     pass,
     order: pass === 1 ? 'AB' : 'BA',
@@ -133,6 +134,6 @@ export function mergePasses(p1: DimensionalReply, p2: DimensionalReply | undefin
     ranking_a: p2 ? (p1.ranking.A + p2.ranking.A) / 2 : p1.ranking.A,
     ranking_b: p2 ? (p1.ranking.B + p2.ranking.B) / 2 : p1.ranking.B,
     dimensions,
-    passes: p2 ? [record(p1, 1), record(p2, 2)] : [record(p1, 1)],
+    passes: p2 ? [passRecord(p1, 1), passRecord(p2, 2)] : [passRecord(p1, 1)],
   };
 }
