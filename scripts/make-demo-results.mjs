@@ -4,7 +4,6 @@
 // report has something real to show (agreement with humans and a length preference).
 // Needs `npm run build && npm run compile-tests` first.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +13,9 @@ const { FakeOpenAI } = createRequire(import.meta.url)(path.join(root, 'out/test/
 
 const out = path.join(root, 'examples/fluency_pairwise.results.jsonl');
 const args = ['run', 'examples/fluency_pairwise.judge', '--data', 'examples/fluency_pairwise.jsonl',
-  '--model', 'stand-in-longer-wins', '--no-cache', '--concurrency', '1', '--out', out];
+  '--model', 'stand-in-longer-wins', '--no-cache', '--concurrency', '1', '--overwrite', '--out', out];
 
 const fake = await FakeOpenAI.start();
-rmSync(out, { force: true });
 // The CLI runs in a child process so that this one stays free to answer its requests.
 const code = await new Promise((resolve) => {
   spawn(process.execPath, [path.join(root, 'dist/cli.js'), ...args, '--base-url', fake.baseURL], { cwd: root, stdio: 'inherit' })

@@ -25,7 +25,6 @@ Commands:
       [--reask-on-violation]            (judge-studio run --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
 
-
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
 

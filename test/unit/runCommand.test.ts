@@ -159,11 +159,22 @@ describe('judge-studio run', () => {
     const args = [path.join(EXAMPLES, 'helpfulness.judge'), '--data', path.join(EXAMPLES, 'helpfulness.jsonl'), ...base()];
     await run(args);
     const calls = fake.chats.length;
-    const second = await run([...args, '--json']);
+    const second = await run([...args, '--overwrite', '--json']);
     assert.equal(fake.chats.length, calls, 'no request on the re-run');
     assert.equal((JSON.parse(second.io.out) as { requests: { cache_hits: number } }).requests.cache_hits, calls);
-    await run([...args, '--no-cache']);
+    await run([...args, '--overwrite', '--no-cache']);
     assert.equal(fake.chats.length, 2 * calls);
+  });
+
+  it('refuses to replace an existing results file unless told to', async () => {
+    const out = path.join(dir, 'kept.jsonl');
+    fs.writeFileSync(out, `${JSON.stringify({ _row: 1, 'helpfulness/score': 4 })}\n`);
+    await assert.rejects(
+      run([path.join(EXAMPLES, 'helpfulness.judge'), '--data', path.join(EXAMPLES, 'helpfulness.jsonl'), ...base(), '--out', out]),
+      (e: unknown) => e instanceof UsageError && /already holds results; pass --resume .* --overwrite/.test(e.message),
+    );
+    assert.equal(fs.readFileSync(out, 'utf8'), `${JSON.stringify({ _row: 1, 'helpfulness/score': 4 })}\n`, 'the file is untouched');
+    assert.equal(fake.chats.length, 0);
   });
 
   it('finishes a results file with --resume without duplicating rows', async () => {

@@ -43,8 +43,10 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --reask-on-violation     templates with dimensions: when a reply breaks a consistency rule, send one
                            follow-up quoting the rule; both replies are kept and the rules the final
                            one still breaks are reported. Without it violations are only reported.
-  --out FILE               results JSONL (default <metric>.results.jsonl); replaced unless --resume
+  --out FILE               results JSONL (default <metric>.results.jsonl); an existing file is
+                           never replaced silently: use --resume or --overwrite
   --resume                 keep the rows already in --out and judge only the rest
+  --overwrite              start an existing --out file again (its rows are lost)
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
@@ -76,6 +78,7 @@ const OPTIONS = {
   'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
   resume: { type: 'boolean' },
+  overwrite: { type: 'boolean' },
   'no-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
   price: { type: 'string' },
@@ -171,7 +174,11 @@ export const runCommand: Command = async (args, io) => {
   const stats = new RunStats();
   stats.total = await countRows(dataFile, rows, done);
   const existing = await fs.stat(outFile).then((s) => s.size, () => 0);
-  if (!v.resume && existing > 0) log(`replacing the existing ${outName} (pass --resume to continue it instead)`);
+  // Results are data users keep: an existing file is continued (--resume) or, only when asked, replaced.
+  if (!v.resume && existing > 0) {
+    if (!v.overwrite) throw new UsageError(`${outName} already holds results; pass --resume to continue it, --overwrite to start it again, or choose another --out`);
+    log(`--overwrite: starting ${outName} again`);
+  }
   const writer = new ResultsWriter(outFile, !v.resume);
   log(`judging ${stats.total} row(s) of ${v.data} with ${model} at ${baseURL} → ${outName}`);
   const timer = setInterval(() => io.stderr(`${stats.progressLine()}\n`), Number(io.env.JUDGE_STUDIO_PROGRESS_MS) || PROGRESS_MS);
