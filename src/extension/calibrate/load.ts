@@ -1,0 +1,40 @@
+// Reads a results/dataset file once and calibrates one metric on it: the core report plus the
+// rows behind each confusion cell. Plain node (no `vscode`), so it is tested without the editor.
+import { calibrate, type CalibrationNote, type CalibrationReport } from '../../core/calibration';
+import { readDatasetFile, type DatasetItem, type DatasetRow, type DatasetSkip } from '../../core/dataset';
+import { CellIndex } from './cells';
+
+export interface LoadedFile {
+  rows: DatasetRow[];
+  skipped: DatasetSkip[];
+}
+
+export type Calibrated =
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex }
+  | { ok: false; error: string };
+
+/** The file's rows and malformed records; an Error (naming the file) when it cannot be read at all. */
+export async function loadFile(file: string, signal?: AbortSignal): Promise<LoadedFile> {
+  return readDatasetFile(file, signal ? { signal } : {});
+}
+
+/** Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown. */
+export async function calibrateLoaded(data: LoadedFile, metric: string, display: string): Promise<Calibrated> {
+  // The core counts malformed records too, so it gets every item back in file order.
+  const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
+  const outcome = await calibrate(items, metric);
+  if (!outcome.ok) return { ok: false, error: `${display}: ${outcome.error}` };
+  const cells = new CellIndex(data.rows, metric, outcome.report.kind);
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells };
+}
+
+/** loadFile + calibrateLoaded, with a reading error turned into a value. */
+export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal): Promise<Calibrated> {
+  let data: LoadedFile;
+  try {
+    data = await loadFile(file, signal);
+  } catch (e) {
+    return { ok: false, error: (e as Error).message.split(file).join(display) };
+  }
+  return calibrateLoaded(data, metric, display);
+}

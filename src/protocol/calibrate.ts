@@ -1,0 +1,141 @@
+// Messages between the calibration view (webview) and the extension host. Both sides validate
+// what they receive with these schemas; nothing else crosses the boundary.
+// zod/mini, as in the preview: the same checks at a fraction of the webview bundle.
+import * as z from 'zod/mini';
+
+const count = z.int().check(z.nonnegative());
+const position = z.int().check(z.positive());
+/** A figure that is undefined (all labels equal, nothing to compare) is null. */
+const figure = z.nullable(z.number());
+/** A calibration label: a rating (number) or a pairwise choice (A, B, TIE). */
+export const labelSchema = z.union([z.number(), z.string()]);
+export type ViewLabel = z.infer<typeof labelSchema>;
+
+export const heatCellSchema = z.object({
+  human: labelSchema,
+  judge: labelSchema,
+  count,
+  /** count / rows humans gave this label (the row-normalised share); null when that row is empty. */
+  share: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+});
+export type HeatCell = z.infer<typeof heatCellSchema>;
+
+export const heatRowSchema = z.object({ human: labelSchema, total: count, cells: z.array(heatCellSchema) });
+export type HeatRow = z.infer<typeof heatRowSchema>;
+
+/** A headline figure; `primary` when it is one the guidance names for this task. */
+export const headlineSchema = z.object({ key: z.string(), name: z.string(), value: figure, primary: z.boolean(), help: z.string() });
+export type Headline = z.infer<typeof headlineSchema>;
+
+export const classRowSchema = z.object({ label: labelSchema, precision: figure, recall: figure, f1: z.number(), support: count, predicted: count });
+export type ClassRow = z.infer<typeof classRowSchema>;
+
+/** A bias diagnostic and how many rows (or passes) it rests on. */
+export const biasRowSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  value: figure,
+  n: count,
+  unit: z.string(),
+  /** `rate` values are shares (shown as %); `correlation` values are Spearman's rho. */
+  format: z.enum(['rate', 'correlation']),
+  help: z.string(),
+});
+export type BiasRow = z.infer<typeof biasRowSchema>;
+
+export const guidanceViewSchema = z.object({
+  task: z.enum(['binary', 'ordinal', 'pairwise']),
+  /** One sentence naming the figures that fit the task. */
+  advice: z.string(),
+  /** Headline keys (and `per_class` for binary) to highlight. */
+  primary: z.array(z.string()),
+  /** Sample-size and coverage warnings: the figures should not be trusted as they are. */
+  warnings: z.array(z.string()),
+});
+export type GuidanceView = z.infer<typeof guidanceViewSchema>;
+
+export const noteSchema = z.object({ row: position, line: position, message: z.string() });
+
+export const calibrationViewSchema = z.object({
+  /** Absolute path of the results/dataset file. */
+  file: z.string(),
+  /** The file as shown: relative to the workspace when inside it. */
+  display: z.string(),
+  metric: z.string(),
+  kind: z.enum(['pointwise', 'pairwise']),
+  /** Rows with both labels. */
+  n: count,
+  skipped: count,
+  /** e.g. "3 skipped: 2 missing a label, 1 where the judge failed". */
+  skippedText: z.string(),
+  labels: z.array(labelSchema),
+  rows: z.array(heatRowSchema),
+  /** Rows the judge gave each label, in `labels` order. */
+  columnTotals: z.array(count),
+  headline: z.array(headlineSchema),
+  classes: z.array(classRowSchema),
+  bias: z.array(biasRowSchema),
+  rules: z.array(z.object({ rule: z.string(), rows: count, rate: figure })),
+  guidance: guidanceViewSchema,
+  notes: z.array(noteSchema),
+  notesOmitted: count,
+  /** True when `judgeStudio.showResultRow` is there to open a row in the run view. */
+  runView: z.boolean(),
+});
+export type CalibrationView = z.infer<typeof calibrationViewSchema>;
+
+/** One row of a confusion cell, in file order. Text fields are already shortened. */
+export const cellRowSchema = z.object({
+  row: position,
+  line: position,
+  prompt: z.string(),
+  human: labelSchema,
+  judge: labelSchema,
+  justification: z.string(),
+});
+export type CellRow = z.infer<typeof cellRowSchema>;
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('report'), view: calibrationViewSchema }),
+  z.object({
+    type: z.literal('error'),
+    file: z.string(),
+    metric: z.string(),
+    /** What is wrong and what to do. */
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('cellRows'),
+    human: labelSchema,
+    judge: labelSchema,
+    /** All rows in the cell; `rows` holds the first of them (a cell may have thousands). */
+    total: count,
+    rows: z.array(cellRowSchema),
+  }),
+  /** A short message shown under the row list, e.g. that a row opened in the file instead of the run view. */
+  z.object({ type: z.literal('notice'), text: z.string() }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('selectCell'), human: labelSchema, judge: labelSchema }),
+  z.object({ type: z.literal('openRow'), row: position }),
+  z.object({ type: z.literal('reload') }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** What the webview persists (vscode.setState) so the serializer can restore the panel. */
+export const calibrationStateSchema = z.object({ file: z.string(), metric: z.string() });
+export type CalibrationState = z.infer<typeof calibrationStateSchema>;
+
+/** The page's `data-initial` attribute: the state plus the first message, so nothing flashes. */
+export const initialDataSchema = z.object({ state: calibrationStateSchema, message: z.nullable(hostMessageSchema) });
+export type InitialData = z.infer<typeof initialDataSchema>;
+
+/** A short reason for a rejected message, for logs: first issue path and message. */
+export function describeRejection(error: z.core.$ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid message';
+  return `${issue.path.join('.') || 'message'}: ${issue.message}`;
+}

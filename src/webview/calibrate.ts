@@ -1,0 +1,353 @@
+// Browser side of the calibration view. Every string from the file (labels, prompts,
+// justifications, messages) reaches the page through textContent; messages from the host are
+// zod-checked before use. Heat-map shades are set through the CSSOM, which the CSP allows.
+import {
+  describeRejection,
+  hostMessageSchema,
+  initialDataSchema,
+  type BiasRow,
+  type CalibrationView,
+  type CellRow,
+  type HeatRow,
+  type HostMessage,
+  type ViewLabel,
+  type WebviewMessage,
+} from '../protocol/calibrate';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('root') ?? document.body;
+const UNDEFINED_NOTE = 'undefined: all labels equal';
+
+/** The cell whose rows are listed; kept across reloads so the list follows the file. */
+let selected: { human: ViewLabel; judge: ViewLabel } | undefined;
+let current: CalibrationView | undefined;
+
+function post(message: WebviewMessage): void {
+  vscode.postMessage(message);
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function section(className: string, title: string, ...children: Node[]): HTMLElement {
+  const s = el('section', className);
+  s.append(el('h2', undefined, title), ...children);
+  return s;
+}
+
+/** Wide tables scroll sideways inside a narrow panel instead of being cut off. */
+function scroller(table: HTMLTableElement): HTMLElement {
+  const box = el('div', 'scroll');
+  box.append(table);
+  return box;
+}
+
+function fixed(value: number): string {
+  return value.toFixed(3);
+}
+
+function percent(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
+
+/** A figure as text, "—" with an explanation when it is undefined. */
+function figureNode(value: number | null, format: (v: number) => string, nullNote = UNDEFINED_NOTE): HTMLElement {
+  const span = el('span', value === null ? 'figure undefined' : 'figure', value === null ? '—' : format(value));
+  if (value === null) span.title = nullNote;
+  return span;
+}
+
+function render(message: HostMessage): void {
+  switch (message.type) {
+    case 'report':
+      current = message.view;
+      renderReport(message.view);
+      return;
+    case 'error':
+      current = undefined;
+      renderError(message.file, message.metric, message.message);
+      return;
+    case 'cellRows':
+      renderCellRows(message.human, message.judge, message.total, message.rows);
+      return;
+    case 'notice':
+      showNotice(message.text);
+      return;
+  }
+}
+
+function renderReport(v: CalibrationView): void {
+  root.replaceChildren(header(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v));
+  root.dataset.state = 'report';
+  const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
+  if (selected && stillThere) select(selected.human, selected.judge);
+  else selected = undefined;
+}
+
+function header(v: CalibrationView): HTMLElement {
+  const bar = el('header', 'toolbar');
+  const title = el('div', 'title');
+  title.append(el('span', 'metric', v.metric), el('span', 'meta', ` · ${v.kind} · ${v.display}`));
+  const counts = el('div', 'counts', `${v.n} labelled row${v.n === 1 ? '' : 's'} · ${v.skippedText}`);
+  const reload = el('button', 'action', 'Reload');
+  reload.type = 'button';
+  reload.title = 'Read the file again and recalculate';
+  reload.addEventListener('click', () => post({ type: 'reload' }));
+  bar.append(title, counts, reload);
+  return bar;
+}
+
+function guidance(v: CalibrationView): HTMLElement {
+  const box = section('guidance', 'Which figure to read', el('p', 'advice', v.guidance.advice));
+  box.dataset.task = v.guidance.task;
+  if (v.guidance.warnings.length > 0) {
+    const list = el('ul', 'warnings');
+    for (const w of v.guidance.warnings) list.append(el('li', 'warning', w));
+    box.append(list);
+  }
+  return box;
+}
+
+function headline(v: CalibrationView): HTMLElement {
+  const grid = el('div', 'figures');
+  for (const h of v.headline) {
+    const card = el('div', h.primary ? 'figure-card primary' : 'figure-card');
+    card.dataset.key = h.key;
+    card.title = h.help;
+    const name = el('div', 'name', h.name);
+    if (h.primary) name.append(el('span', 'badge', 'fits this task'));
+    const format = h.key.startsWith('bias.') ? percent : fixed;
+    card.append(name, figureNode(h.value, format, h.key.startsWith('bias.') ? 'undefined: no row was judged in both orders' : UNDEFINED_NOTE));
+    grid.append(card);
+  }
+  return section('headline', 'Agreement with the human labels', grid);
+}
+
+function heatMap(v: CalibrationView): HTMLElement {
+  if (v.labels.length === 0) return section('matrix', 'Confusion matrix', el('p', 'empty', 'No row has both a human and a judge label.'));
+  const table = el('table', 'heat');
+  const head = el('tr');
+  const corner = el('th', 'corner', 'human ↓  judge →');
+  corner.scope = 'col';
+  head.append(corner, ...v.labels.map((l) => headerCell(String(l), 'col')), headerCell('human total', 'col', 'total'));
+  const body = el('tbody');
+  for (const row of v.rows) body.append(heatRow(row));
+  const foot = el('tr', 'totals');
+  foot.append(headerCell('judge total', 'row', 'total'), ...v.columnTotals.map((t) => el('td', 'total', String(t))), el('td', 'total', String(v.n)));
+  body.append(foot);
+  const thead = el('thead');
+  thead.append(head);
+  table.append(thead, body);
+  const legend = el('p', 'legend', 'Each cell: rows · share of the human row. Green cells agree, red ones disagree; the darker, the larger the share. Click a cell to list its rows.');
+  return section('matrix', 'Confusion matrix', scroller(table), legend);
+}
+
+function headerCell(text: string, scope: 'col' | 'row', className?: string): HTMLTableCellElement {
+  const th = el('th', className, text);
+  th.scope = scope;
+  return th;
+}
+
+function heatRow(row: HeatRow): HTMLTableRowElement {
+  const tr = el('tr');
+  tr.append(headerCell(String(row.human), 'row'));
+  for (const c of row.cells) {
+    const td = el('td', c.human === c.judge ? 'cell agree' : 'cell disagree');
+    td.dataset.human = String(c.human);
+    td.dataset.judge = String(c.judge);
+    td.dataset.count = String(c.count);
+    // The shade: a custom property set through the CSSOM (no inline style attribute, so the CSP holds).
+    td.style.setProperty('--share', String(c.share ?? 0));
+    const b = el('button', 'cell-button');
+    b.type = 'button';
+    b.append(el('span', 'count', String(c.count)), el('span', 'share', ` · ${c.share === null ? '—' : percent(c.share)}`));
+    b.title = `Humans ${String(c.human)}, judge ${String(c.judge)}: ${c.count} of ${row.total} row${row.total === 1 ? '' : 's'}. Click to list them.`;
+    b.addEventListener('click', () => select(c.human, c.judge));
+    td.append(b);
+    tr.append(td);
+  }
+  tr.append(el('td', 'total', String(row.total)));
+  return tr;
+}
+
+function select(human: ViewLabel, judge: ViewLabel): void {
+  selected = { human, judge };
+  root.querySelectorAll<HTMLTableCellElement>('td.cell').forEach((td) => {
+    td.classList.toggle('selected', td.dataset.human === String(human) && td.dataset.judge === String(judge));
+  });
+  post({ type: 'selectCell', human, judge });
+}
+
+function renderCellRows(human: ViewLabel, judge: ViewLabel, total: number, rows: CellRow[]): void {
+  const box = root.querySelector<HTMLElement>('.cell-rows');
+  if (!box || !selected || selected.human !== human || selected.judge !== judge) return; // a stale answer
+  const verdict = human === judge ? 'agreement' : 'disagreement';
+  const nodes: Node[] = [el('h2', undefined, `Humans said ${String(human)}, the judge ${String(judge)} (${verdict}): ${total} row${total === 1 ? '' : 's'}`)];
+  if (rows.length === 0) nodes.push(el('p', 'empty', 'No rows in this cell.'));
+  else {
+    const hint = current?.runView ? 'Click a row to open it in the run view.' : 'Click a row to open it in the file (the run view is not available).';
+    nodes.push(el('p', 'hint', hint), scroller(rowTable(rows)));
+    if (total > rows.length) nodes.push(el('p', 'hint', `Showing the first ${rows.length} of ${total}.`));
+  }
+  nodes.push(el('p', 'notice'));
+  box.replaceChildren(...nodes);
+  box.dataset.human = String(human);
+  box.dataset.judge = String(judge);
+}
+
+function rowTable(rows: CellRow[]): HTMLTableElement {
+  const table = el('table', 'rows');
+  const head = el('tr');
+  head.append(...['row', 'prompt', 'human', 'judge', 'justification'].map((t) => headerCell(t, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', 'row');
+    tr.dataset.row = String(r.row);
+    tr.tabIndex = 0;
+    tr.title = `Row ${r.row} (line ${r.line})`;
+    tr.append(el('td', 'num', String(r.row)), el('td', 'prompt', r.prompt), el('td', 'label', String(r.human)), el('td', 'label', String(r.judge)), el('td', 'justification', r.justification));
+    const open = (): void => post({ type: 'openRow', row: r.row });
+    tr.addEventListener('click', open);
+    tr.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open();
+      }
+    });
+    body.append(tr);
+  }
+  table.append(thead, body);
+  return table;
+}
+
+function classes(v: CalibrationView): HTMLElement {
+  const primary = v.guidance.primary.some((p) => p.startsWith('per_class.'));
+  const table = el('table', primary ? 'classes primary' : 'classes');
+  const head = el('tr');
+  head.append(...['label', 'precision', 'recall', 'F1', 'support (human)', 'predicted (judge)'].map((t) => headerCell(t, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  for (const c of v.classes) {
+    const tr = el('tr');
+    tr.dataset.label = String(c.label);
+    const cell = (node: Node): HTMLTableCellElement => {
+      const td = el('td');
+      td.append(node);
+      return td;
+    };
+    tr.append(
+      headerCell(String(c.label), 'row'),
+      cell(figureNode(c.precision, fixed, 'undefined: the judge never gave this label')),
+      cell(figureNode(c.recall, fixed, 'undefined: humans never gave this label')),
+      cell(figureNode(c.f1, fixed)),
+      el('td', 'num', String(c.support)),
+      el('td', 'num', String(c.predicted)),
+    );
+    body.append(tr);
+  }
+  table.append(thead, body);
+  return section('per-class', primary ? 'Per label — precision, recall and F1 fit this task' : 'Per label', scroller(table));
+}
+
+function bias(v: CalibrationView): HTMLElement {
+  const table = el('table', 'bias');
+  const body = el('tbody');
+  for (const b of v.bias) body.append(biasRow(b));
+  table.append(body);
+  return section('bias-diagnostics', 'Bias diagnostics', scroller(table));
+}
+
+function biasRow(b: BiasRow): HTMLTableRowElement {
+  const tr = el('tr');
+  tr.dataset.key = b.key;
+  tr.title = b.help;
+  const value = el('td', 'value');
+  value.append(figureNode(b.value, b.format === 'rate' ? percent : fixed, b.n === 0 ? `no ${b.unit} with the needed data` : UNDEFINED_NOTE));
+  tr.append(headerCell(b.name, 'row'), value, el('td', 'n', b.n === 0 ? `no ${b.unit} with the needed data` : `n = ${b.n} ${b.unit}`));
+  return tr;
+}
+
+function extras(v: CalibrationView): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (v.rules.length > 0) {
+    const table = el('table', 'rules');
+    const body = el('tbody');
+    for (const r of v.rules) {
+      const tr = el('tr');
+      const rate = el('td', 'value');
+      rate.append(figureNode(r.rate, percent, 'no row was checked'));
+      tr.append(headerCell(r.rule, 'row'), el('td', 'num', `${r.rows} row${r.rows === 1 ? '' : 's'}`), rate);
+      body.append(tr);
+    }
+    table.append(body);
+    out.push(section('rules', 'Rule violations', scroller(table)));
+  }
+  if (v.notes.length > 0) {
+    const details = el('details', 'notes');
+    details.append(el('summary', undefined, `Rows skipped with a reason (${v.notes.length + v.notesOmitted})`));
+    const list = el('ul');
+    for (const n of v.notes) list.append(el('li', undefined, `row ${n.row} (line ${n.line}): ${n.message}`));
+    if (v.notesOmitted > 0) list.append(el('li', undefined, `and ${v.notesOmitted} more for the same kinds of reasons`));
+    details.append(list);
+    out.push(details);
+  }
+  return out;
+}
+
+function showNotice(text: string): void {
+  const target = root.querySelector<HTMLElement>('.cell-rows .notice');
+  if (target) target.textContent = text;
+  else root.append(el('p', 'notice', text));
+}
+
+function renderError(file: string, metric: string, message: string): void {
+  const box = el('section', 'problems');
+  const reload = el('button', 'action', 'Reload');
+  reload.type = 'button';
+  reload.addEventListener('click', () => post({ type: 'reload' }));
+  box.append(el('h2', undefined, `${file} cannot be calibrated on "${metric}".`), el('p', 'message', message), reload);
+  root.replaceChildren(box);
+  root.dataset.state = 'error';
+}
+
+function showProtocolError(what: string): void {
+  const box = el('section', 'problems');
+  box.append(el('h2', undefined, 'The calibration view received a message it does not understand.'), el('p', undefined, what));
+  root.replaceChildren(box);
+}
+
+function start(): void {
+  const raw = document.body.dataset.initial;
+  if (raw) {
+    try {
+      const initial = initialDataSchema.safeParse(JSON.parse(raw));
+      if (initial.success) {
+        vscode.setState(initial.data.state);
+        if (initial.data.message) render(initial.data.message);
+      } else showProtocolError(describeRejection(initial.error));
+    } catch (e) {
+      showProtocolError(`initial data: ${(e as Error).message}`);
+    }
+  }
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const parsed = hostMessageSchema.safeParse(event.data);
+    if (parsed.success) render(parsed.data);
+    else showProtocolError(describeRejection(parsed.error));
+  });
+  post({ type: 'ready' });
+}
+
+start();
