@@ -1,5 +1,15 @@
 // activate wires the features together and does nothing else.
 import * as vscode from 'vscode';
+import { registerCalibration } from './calibrate';
+import { registerCodeActions } from './language/codeActions';
+import { registerCompletion } from './language/completion';
+import { registerDiagnostics } from './language/diagnostics';
+import { registerFolding } from './language/folding';
+import { registerHover } from './language/hover';
+import { registerSymbols } from './language/symbols';
+import { registerPreview } from './preview';
+import { registerProviders } from './providers';
+import { registerRun } from './run';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -10,6 +20,16 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(studio);
   const features: [string, (s: Studio) => void][] = [
     // Each feature registers itself and pushes its disposables onto the studio.
+    ['diagnostics', registerDiagnostics],
+    ['completion', registerCompletion],
+    ['hover', registerHover],
+    ['outline', registerSymbols],
+    ['folding', registerFolding],
+    ['quick fixes', registerCodeActions],
+    ['preview', registerPreview],
+    ['providers', registerProviders],
+    ['calibration', registerCalibration],
+    ['run judge and history', registerRun],
   ];
   for (const [name, register] of features) {
     try {

@@ -1,0 +1,111 @@
+// The run history file format (docs/history.md): `.judge-studio/history/<metric>.jsonl`, one JSON
+// line appended per single run and per batch. Pure: schemas, naming and reading of lines.
+import { z } from 'zod';
+import { batchSummarySchema } from './summary';
+
+export const HISTORY_DIR = '.judge-studio/history';
+export const RESULTS_DIR = '.judge-studio/results';
+export const HISTORY_VERSION = 1;
+
+const common = {
+  v: z.literal(HISTORY_VERSION),
+  id: z.string().min(1),
+  /** ISO 8601 time the run started. */
+  time: z.string(),
+  /** Template path relative to the workspace folder (absolute when outside it). */
+  template: z.string(),
+  metric: z.string(),
+  kind: z.enum(['pointwise', 'pairwise']),
+  model: z.string(),
+};
+
+export const runEntrySchema = z.object({
+  ...common,
+  type: z.literal('run'),
+  /** Where the sample came from, e.g. "helpfulness.jsonl, row 3" or "selection in notes.md". */
+  source: z.string(),
+  note: z.string().nullable(),
+  /** The record that was rendered (so a re-run or a reopen needs nothing else). */
+  record: z.record(z.string(), z.unknown()),
+  /** The results line, exactly as a batch would have written it. */
+  line: z.record(z.string(), z.unknown()),
+  /** Every reply text received, labelled by pass. */
+  raw: z.array(z.object({ label: z.string(), text: z.string() })),
+  /** Short verdict ("score 4 / 5", "A wins", "error") and swap consistency, for lists. */
+  verdict: z.string(),
+  consistency: z.string().nullable(),
+  elapsedMs: z.number().nullable(),
+});
+export type RunEntry = z.infer<typeof runEntrySchema>;
+
+export const batchEntrySchema = z.object({
+  ...common,
+  type: z.literal('batch'),
+  dataset: z.string(),
+  /** The results file, relative to the workspace folder (absolute when outside it). */
+  results: z.string(),
+  resumed: z.boolean(),
+  interrupted: z.boolean(),
+  rows: z.object({ judged: z.number().int(), ok: z.number().int(), failed: z.number().int(), skipped: z.number().int(), alreadyDone: z.number().int() }),
+  summary: batchSummarySchema,
+  elapsedMs: z.number(),
+});
+export type BatchEntry = z.infer<typeof batchEntrySchema>;
+
+export const historyEntrySchema = z.discriminatedUnion('type', [runEntrySchema, batchEntrySchema]);
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export interface ParsedHistory {
+  entries: HistoryEntry[];
+  /** 1-based numbers of lines that are not entries (hand edits, a newer version); they are ignored. */
+  badLines: number[];
+}
+
+export function parseHistory(text: string): ParsedHistory {
+  const entries: HistoryEntry[] = [];
+  const badLines: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    try {
+      const parsed = historyEntrySchema.safeParse(JSON.parse(raw));
+      if (parsed.success) entries.push(parsed.data);
+      else badLines.push(i + 1);
+    } catch {
+      badLines.push(i + 1);
+    }
+  });
+  return { entries, badLines };
+}
+
+/** A sortable, unique-enough id: the time plus random hex. */
+export function entryId(time: Date, random: string): string {
+  return `${time.toISOString().replace(/\D/g, '').slice(0, 17)}-${random}`;
+}
+
+/** `<metric>-YYYYMMDD-HHMMSS.jsonl` in local time, the default results file of a batch. */
+export function resultsFileName(metric: string, time: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${time.getFullYear()}${p(time.getMonth() + 1)}${p(time.getDate())}-${p(time.getHours())}${p(time.getMinutes())}${p(time.getSeconds())}`;
+  return `${metric}-${stamp}.jsonl`;
+}
+
+export function historyFileName(metric: string): string {
+  return `${metric}.jsonl`;
+}
+
+/** "14:03" today, else "3 Mar 14:03", else with the year. */
+export function shortTime(iso: string, now: Date = new Date()): string {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  const hm = `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`;
+  if (t.toDateString() === now.toDateString()) return hm;
+  const month = t.toLocaleString('en', { month: 'short' });
+  return t.getFullYear() === now.getFullYear() ? `${t.getDate()} ${month} ${hm}` : `${t.getDate()} ${month} ${t.getFullYear()} ${hm}`;
+}
+
+/** The interrupted or unfinished batch for this template and dataset that a new batch could resume. */
+export function resumable(entries: HistoryEntry[], template: string, dataset: string): BatchEntry | undefined {
+  const batches = entries.filter((e): e is BatchEntry => e.type === 'batch' && e.template === template && e.dataset === dataset);
+  const last = batches[batches.length - 1];
+  return last && last.interrupted ? last : undefined;
+}

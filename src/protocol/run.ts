@@ -1,0 +1,152 @@
+// Messages between the run view (webview) and the extension host. The host sends a complete,
+// display-ready view on every change; the page only draws it. Both sides validate on receipt.
+// zod/mini, as in ./preview.ts: the same checks at a fraction of the webview bundle.
+import * as z from 'zod/mini';
+
+const winner = z.enum(['A', 'B', 'TIE']);
+const order = z.enum(['AB', 'BA']);
+const finite = z.number().check(z.refine(Number.isFinite, 'not a finite number'));
+
+export const passStateSchema = z.enum(['waiting', 'sent', 'retrying', 'repairing', 'following-up', 'answered', 'failed']);
+export type PassState = z.infer<typeof passStateSchema>;
+
+/** One judge pass as the status line shows it while the run is in flight. */
+export const passStatusSchema = z.object({ order, label: z.string(), state: passStateSchema });
+export type PassStatus = z.infer<typeof passStatusSchema>;
+
+export const chatMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+
+/** The messages of one pass order (`single` for pointwise), as sent. */
+export const renderedOrderSchema = z.object({ label: z.enum(['AB', 'BA', 'single']), messages: z.array(chatMessageSchema) });
+export type RenderedOrder = z.infer<typeof renderedOrderSchema>;
+
+export const rawReplySchema = z.object({ label: z.string(), text: z.string() });
+export type RawReply = z.infer<typeof rawReplySchema>;
+
+/** A reply field a template added beyond the default ones, shown under the verdict. */
+export const extraFieldSchema = z.object({ name: z.string(), value: z.string() });
+
+export const pairPassSchema = z.object({
+  order,
+  /** Winner already mapped back to the row's labels. */
+  winner,
+  confidence: z.nullable(finite),
+  justification: z.string(),
+});
+export type PairPass = z.infer<typeof pairPassSchema>;
+
+export const dimensionRowSchema = z.object({
+  name: z.string(),
+  /** One cell per pass, in pass order; null where a pass gave no verdict for this dimension. */
+  passes: z.array(z.nullable(z.object({ winner, degree: z.string() }))),
+  final: z.object({ winner, degree: z.string() }),
+});
+export type DimensionRow = z.infer<typeof dimensionRowSchema>;
+
+export const dimensionalPassSchema = z.object({
+  order,
+  winner,
+  degree: z.string(),
+  rankingA: finite,
+  rankingB: finite,
+  deflectionA: z.boolean(),
+  deflectionB: z.boolean(),
+  justification: z.string(),
+});
+
+export const violationSchema = z.object({ pass: z.nullable(z.int()), rule: z.string(), message: z.string() });
+export type ViolationView = z.infer<typeof violationSchema>;
+
+export const resultViewSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('pointwise'),
+    score: finite,
+    /** The template's scale when known, for the scale strip. */
+    scale: z.nullable(z.object({ min: z.int(), max: z.int() })),
+    justification: z.string(),
+    confidence: z.nullable(finite),
+    extras: z.array(extraFieldSchema),
+  }),
+  z.object({
+    kind: z.literal('pairwise'),
+    winner,
+    confidence: z.nullable(finite),
+    /** null when only one pass ran (swap off). */
+    consistent: z.nullable(z.boolean()),
+    justification: z.string(),
+    passes: z.array(pairPassSchema),
+    extras: z.array(extraFieldSchema),
+  }),
+  z.object({
+    kind: z.literal('dimensional'),
+    winner,
+    degree: z.string(),
+    confidence: z.nullable(finite),
+    consistent: z.nullable(z.boolean()),
+    justification: z.string(),
+    rankingA: z.nullable(finite),
+    rankingB: z.nullable(finite),
+    dimensions: z.array(dimensionRowSchema),
+    passes: z.array(dimensionalPassSchema),
+    violations: z.array(violationSchema),
+  }),
+  z.object({
+    kind: z.literal('error'),
+    /** One sentence naming the kind of failure, e.g. "The judge's reply could not be used". */
+    title: z.string(),
+    message: z.string(),
+    /** Passes that did finish before the failure (pairwise), mapped back. */
+    passes: z.array(pairPassSchema),
+  }),
+]);
+export type ResultView = z.infer<typeof resultViewSchema>;
+
+export const phaseSchema = z.enum(['running', 'done', 'failed', 'cancelled', 'recorded']);
+export type Phase = z.infer<typeof phaseSchema>;
+
+export const runViewSchema = z.object({
+  /** Identifies the run (a history entry id, or `row:<n>` for a recorded results row). */
+  id: z.string(),
+  template: z.object({ file: z.nullable(z.string()), metric: z.string(), kind: z.nullable(z.enum(['pointwise', 'pairwise'])) }),
+  /** Where the sample came from, e.g. "helpfulness.jsonl, row 3" or "selection in notes.md". */
+  source: z.string(),
+  /** Extra words about the sample, e.g. which fields came from the selection. */
+  note: z.nullable(z.string()),
+  model: z.nullable(z.string()),
+  /** ISO time the run started (or the history entry's time). */
+  time: z.string(),
+  phase: phaseSchema,
+  /** Milliseconds the run took, once it finished. */
+  elapsedMs: z.nullable(finite),
+  passes: z.array(passStatusSchema),
+  messages: z.array(renderedOrderSchema),
+  result: z.nullable(resultViewSchema),
+  raw: z.array(rawReplySchema),
+  canRerun: z.boolean(),
+});
+export type RunView = z.infer<typeof runViewSchema>;
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('show'), view: runViewSchema }),
+  /** Confirms a copy, so the page can say so next to the button. */
+  z.object({ type: z.literal('copied') }),
+]);
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('rerun') }),
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('copy') }),
+]);
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** What the page persists (vscode.setState) so the serializer can reopen the same run. */
+export const runStateSchema = z.object({ id: z.string() });
+export type RunState = z.infer<typeof runStateSchema>;
+
+/** The page's `data-initial` attribute. */
+export const initialDataSchema = z.object({ state: runStateSchema, view: z.nullable(runViewSchema) });
+export type InitialData = z.infer<typeof initialDataSchema>;
+
+export { describeRejection } from './preview';
