@@ -10,12 +10,26 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+// zod re-exports every locale as a namespace, which defeats tree-shaking; Judge Studio's messages
+// are English, so bundle only `en` (about 250 KB less in each bundle).
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: !production,
   minify: production,
   logLevel: 'info',
   legalComments: 'none',
+  plugins: [zodEnglishOnly],
   define: { JUDGE_STUDIO_VERSION: JSON.stringify(pkg.version) },
 };
 
