@@ -1,6 +1,6 @@
 // Front matter: find the `---` block, parse YAML with positions, validate it with zod and point
 // every problem at its YAML line.
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from 'yaml';
 import { z } from 'zod';
 import type { Diagnostic } from '../diagnostics';
 import type { LineIndex } from '../text';
@@ -107,10 +107,12 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
   const bodyStart = Math.min(text.length, index.lineEnd(closeLine) + lineBreakLength(text, index.lineEnd(closeLine)));
   const yamlText = text.slice(start, end);
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  // A YAML error can sit on the \r of a CRLF; a span must not end between the \r and the \n.
+  const whole = (o: number) => (text.charCodeAt(o) === 10 && text.charCodeAt(o - 1) === 13 ? o - 1 : o);
   for (const err of [...doc.errors, ...doc.warnings]) {
     const [a, b] = err.pos;
     diagnostics.push({
-      ...index.span(start + a, start + Math.max(a + 1, b)),
+      ...index.span(whole(start + a), whole(start + Math.max(a + 1, b))),
       severity: 'error',
       code: 'front-matter-invalid',
       message: `YAML: ${firstLine(err.message)}`,
@@ -118,7 +120,20 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
   }
   if (doc.errors.length) return { frontMatter: { start, end, data: null }, config: null, bodyStart, diagnostics };
 
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (e) {
+    // toJS throws on an alias with no anchor, and on alias expansion bombs; neither is a doc.error.
+    const alias = aliasRange(doc);
+    diagnostics.push({
+      ...(alias ? index.span(start + alias[0], start + alias[1]) : index.span(0, 3)),
+      severity: 'error',
+      code: 'front-matter-invalid',
+      message: `YAML: ${firstLine((e as Error).message)}; write the value out instead of using \`*alias\`.`,
+    });
+    return { frontMatter: { start, end, data: null }, config: null, bodyStart, diagnostics };
+  }
   const frontMatter: FrontMatter = { start, end, data };
   if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push({
@@ -146,6 +161,20 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     ...(fm.degrees && { degrees: fm.degrees }),
   };
   return { frontMatter, config, bodyStart, diagnostics };
+}
+
+/** The first alias with no anchor before it, else the first alias. */
+function aliasRange(doc: Document): [number, number] | undefined {
+  let first: [number, number] | undefined;
+  let unresolved: [number, number] | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      const range: [number, number] | undefined = node.range ? [node.range[0], node.range[1]] : undefined;
+      first ??= range;
+      if (!unresolved && !node.resolve(doc)) unresolved = range;
+    },
+  });
+  return unresolved ?? first;
 }
 
 function lineBreakLength(text: string, at: number): number {

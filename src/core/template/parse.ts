@@ -2,7 +2,7 @@
 import type { Diagnostic } from '../diagnostics';
 import { LineIndex } from '../text';
 import { parseFrontMatter } from './frontMatter';
-import { scanPlaceholders } from './placeholders';
+import { scanBody } from './placeholders';
 import { parseExamples, parseRubric } from './rubric';
 import { parseSections } from './sections';
 import type { ParsedTemplate } from './types';
@@ -12,7 +12,7 @@ export function parseTemplate(text: string): ParsedTemplate {
   try {
     const fm = parseFrontMatter(text, index);
     const body = parseSections(text, fm.bodyStart, index);
-    const hb = scanPlaceholders(text.slice(fm.bodyStart), fm.bodyStart, index);
+    const hb = scanBody(text, fm.bodyStart, body.sections, index);
     const rubric = body.sections.find((s) => s.key === 'rubric');
     const examples = body.sections.find((s) => s.key === 'examples');
     const diagnostics: Diagnostic[] = [...fm.diagnostics, ...hb.diagnostics];

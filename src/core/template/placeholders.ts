@@ -2,7 +2,7 @@
 import Handlebars from 'handlebars';
 import type { Diagnostic } from '../diagnostics';
 import type { LineIndex } from '../text';
-import type { Placeholder } from './types';
+import type { Placeholder, Section } from './types';
 
 type HbNode = hbs.AST.Node & { loc: hbs.AST.SourceLocation };
 
@@ -19,12 +19,47 @@ export interface PlaceholderScan {
   unknownHelpers: { name: string; start: number; end: number }[];
 }
 
+/**
+ * Scan the body as the renderer compiles it: the System section's text apart from the rest, so a
+ * block or comment that crosses its boundary is reported. Each part keeps document offsets, with
+ * the other part blanked out (line breaks kept).
+ */
+export function scanBody(text: string, bodyStart: number, sections: Section[], index: LineIndex): PlaceholderScan {
+  const body = text.slice(bodyStart);
+  const system = sections.find((s) => s.key === 'system');
+  if (!system) return scanPlaceholders(body, bodyStart, index);
+  const blank = (s: string) => s.replace(/[^\r\n]/g, ' ');
+  const [head, from, to] = [system.headingStart - bodyStart, system.bodyStart - bodyStart, system.bodyEnd - bodyStart];
+  const parts = [
+    scanPlaceholders(blank(body.slice(0, from)) + body.slice(from, to), bodyStart, index),
+    scanPlaceholders(body.slice(0, head) + blank(body.slice(head, to)) + body.slice(to), bodyStart, index),
+  ];
+  return {
+    ok: parts.every((p) => p.ok),
+    placeholders: parts.flatMap((p) => p.placeholders).sort((a, b) => a.start - b.start),
+    diagnostics: parts.flatMap((p) => p.diagnostics),
+    unknownHelpers: parts.flatMap((p) => p.unknownHelpers),
+  };
+}
+
 /** Parse `source` (which starts at document offset `base`) and list every placeholder path. */
 export function scanPlaceholders(source: string, base: number, index: LineIndex): PlaceholderScan {
   const diagnostics: Diagnostic[] = [];
   let ast: hbs.AST.Program;
+  const deep = tooDeep(source);
+  if (deep) {
+    diagnostics.push({
+      ...index.span(base + deep.offset, base + deep.offset + deep.length),
+      severity: 'error',
+      code: 'handlebars-syntax',
+      message: `Blocks are nested more than ${MAX_BLOCK_DEPTH} deep here; close the \`{{#…}}\` blocks opened above with their \`{{/…}}\` tags.`,
+    });
+    return { ok: false, placeholders: [], diagnostics, unknownHelpers: [] };
+  }
   try {
-    ast = parseHandlebars(source);
+    // Handlebars' lexer computes columns with `.`, which stops at U+2028/U+2029, so those shift every
+    // later position on the line; as spaces they tokenize the same (both are \s) and keep the offsets.
+    ast = parseHandlebars(source.replace(/[\u2028\u2029]/g, ' '));
   } catch (e) {
     diagnostics.push(syntaxDiagnostic(e, source, base, index));
     return { ok: false, placeholders: [], diagnostics, unknownHelpers: [] };
@@ -98,12 +133,30 @@ export function scanPlaceholders(source: string, base: number, index: LineIndex)
   return { ok: true, placeholders, diagnostics, unknownHelpers };
 }
 
-/** Handlebars.parse, with the parser's error location kept (its message alone has no column). */
+/** Deeper nesting than this is never a real template, and Handlebars' parser is quadratic in depth. */
+export const MAX_BLOCK_DEPTH = 64;
+
+interface JisonLoc {
+  first_line: number;
+  first_column: number;
+  last_line: number;
+  last_column: number;
+}
+
+interface JisonLexer {
+  yylloc?: JisonLoc;
+  _input?: string;
+}
+
+/** Handlebars.parse, with where the parser stopped kept (its message alone has no usable column). */
 export function parseHandlebars(source: string): hbs.AST.Program {
-  const parser = (Handlebars as unknown as { Parser: { parseError: (s: string, h: unknown) => never } }).Parser;
+  const parser = (Handlebars as unknown as { Parser: { parseError: (s: string, h: unknown) => never; lexer: JisonLexer } }).Parser;
   const original = parser.parseError;
   parser.parseError = (message: string, hash: unknown) => {
-    throw Object.assign(new Error(message), { hash });
+    // Parse errors: the lexer's location is the unexpected token's. Lexical errors: the unread input starts at the bad text.
+    const lexer = parser.lexer;
+    const at = (hash as JisonHash | undefined)?.loc ? { loc: lexer.yylloc ? { ...lexer.yylloc } : undefined } : { offset: source.length - (lexer._input?.length ?? 0) };
+    throw Object.assign(new Error(message), { hash, at });
   };
   try {
     return Handlebars.parse(source);
@@ -113,47 +166,57 @@ export function parseHandlebars(source: string): hbs.AST.Program {
 }
 
 interface JisonHash {
-  token?: string;
-  loc?: { first_line: number; first_column: number; last_line: number; last_column: number };
+  token?: string | null;
+  text?: string;
+  loc?: JisonLoc;
 }
 
 function syntaxDiagnostic(e: unknown, source: string, base: number, index: LineIndex): Diagnostic {
-  const err = e as Error & { hash?: JisonHash; lineNumber?: number; column?: number };
+  const err = e as Error & { hash?: JisonHash; at?: { loc?: JisonLoc; offset?: number }; lineNumber?: number; column?: number };
   const baseLine = index.position(base).line;
   const at = (line: number, column: number) => (line === 1 ? base + column : index.lineStart(baseLine + line - 1) + column);
   const detail = (err.message ?? String(e)).split('\n').pop() ?? '';
+  const diag = (start: number, end: number, message: string): Diagnostic => ({ ...index.span(start, end), severity: 'error', code: 'handlebars-syntax', message });
   if (err.hash?.token === 'EOF') {
     const open = unclosedBlock(source);
     if (open) {
       const start = base + open.offset;
-      return {
-        ...index.span(start, start + open.length),
-        severity: 'error',
-        code: 'handlebars-syntax',
-        message: `\`{{#${open.name}}}\` is never closed; add \`{{/${open.name}}}\` where the block ends.`,
-      };
+      return diag(start, start + open.length, `\`{{#${open.name}}}\` is never closed; add \`{{/${open.name}}}\` where the block ends.`);
     }
   }
-  if (err.hash?.loc) {
-    const { last_line, last_column } = err.hash.loc;
-    const start = at(last_line, Math.max(0, last_column - 1));
-    return {
-      ...index.span(start, start + 1),
-      severity: 'error',
-      code: 'handlebars-syntax',
-      message: `Handlebars cannot parse this: ${detail}. Check the braces and block tags near here.`,
-    };
+  if (err.at?.offset !== undefined) {
+    const start = base + err.at.offset;
+    if (source.startsWith('{{!--', err.at.offset)) return diag(start, start + 5, 'This `{{!--` comment is never closed; end it with `--}}`.');
+    const code = source.charCodeAt(err.at.offset);
+    const what = code === 0 ? 'a NUL character' : `\`${source.charAt(err.at.offset)}\``;
+    return diag(start, start + 1, `Handlebars cannot read ${what} here; delete it${code === 0 ? ' (a template is text, not binary data)' : ''}.`);
+  }
+  const loc = err.at?.loc ?? err.hash?.loc;
+  if (loc) {
+    const start = at(loc.first_line, loc.first_column);
+    const end = Math.max(start + 1, at(loc.last_line, loc.last_column));
+    const got = err.hash?.token === 'EOF' ? 'the end of the template' : `\`${err.hash?.text ?? ''}\``;
+    return diag(start, end, `Handlebars did not expect ${got} here; check the \`{{…}}\` tags and block names around it.`);
   }
   if (typeof err.lineNumber === 'number') {
     const start = at(err.lineNumber, err.column ?? 0);
-    return {
-      ...index.span(start, start + 1),
-      severity: 'error',
-      code: 'handlebars-syntax',
-      message: `${detail.replace(/ - \d+:\d+$/, '')}: each \`{{#name}}\` block must close with the same \`{{/name}}\`.`,
-    };
+    return diag(start, start + 1, `${detail.replace(/ - \d+:\d+$/, '')}: each \`{{#name}}\` block must close with the same \`{{/name}}\`.`);
   }
-  return { ...index.span(base, base), severity: 'error', code: 'handlebars-syntax', message: `Handlebars cannot parse the body: ${detail}` };
+  return diag(base, base, `Handlebars cannot parse the body: ${detail}`);
+}
+
+/** The first block tag opened deeper than MAX_BLOCK_DEPTH, by a plain scan of `{{#x` / `{{^x` / `{{/x`. */
+export function tooDeep(source: string): { offset: number; length: number } | undefined {
+  const re = /\{\{~?\s*([#/^])\s*(\}?)[^}]*\}?\}?/g;
+  let depth = 0;
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    if (m[1] === '/') depth = Math.max(0, depth - 1);
+    else if (!(m[1] === '^' && m[2])) {
+      // `{{^}}` is an else, not an opening tag.
+      if (++depth > MAX_BLOCK_DEPTH) return { offset: m.index, length: m[0].length };
+    }
+  }
+  return undefined;
 }
 
 /** The innermost block left open at the end of `source`, by a plain scan of `{{#x` / `{{/x`. */

@@ -3,6 +3,7 @@ import Handlebars from 'handlebars';
 import type { DatasetRecord } from '../dataset/types';
 import type { ChatMessage } from '../judge/types';
 import { outputInstruction } from '../judge/replySchema';
+import { LineIndex } from '../text';
 import { pairFields, pairStyle } from './fields';
 import type { ParsedTemplate } from './types';
 
@@ -82,34 +83,45 @@ export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: R
   const messages: ChatMessage[] = [];
   const values: PlaceholderValue[] = [];
   for (const { part, fn } of compiled.parts) {
-    let content: string;
+    let raw: string;
     try {
-      content = fn(displayable(context));
+      raw = fn(displayable(context));
     } catch (e) {
       return renderError(e, t, part, rowText);
     }
-    const isUser = part.role === 'user';
-    if (isUser && compiled.instruction) content = `${content.trimEnd()}\n\n${compiled.instruction}`;
-    content = content.trim();
+    const instruction = part.role === 'user' ? compiled.instruction : undefined;
+    // The template's own leading/trailing whitespace is trimmed, never a value's.
+    const finish = (s: string) => (instruction ? `${s.trimEnd()}\n\n${instruction}` : s).trim();
     const index = messages.length;
-    messages.push({ role: part.role, content });
-    values.push(...markValues(fn, context, content, index, isUser ? compiled.instruction : undefined));
+    const marked = markedRender(fn, context, raw);
+    if (marked) {
+      const { plain, marks } = unmark(finish(marked), index);
+      messages.push({ role: part.role, content: plain });
+      values.push(...marks);
+    } else messages.push({ role: part.role, content: finish(raw) });
   }
   return { ok: true, prompt: { messages, values } };
 }
 
-/** Every top-level field the body reads must exist in the row and not be null. */
+/** Every top-level field the body reads must exist in the row and not be null, down its whole path. */
 function checkFields(t: ParsedTemplate, record: DatasetRecord, rowText: string): RenderOutcome | undefined {
   for (const p of t.placeholders) {
     if (p.inBlock || !p.head) continue;
-    const value = record[p.head];
-    if (value === undefined || value === null) {
-      const what = value === null ? 'is null' : 'is missing';
-      return {
-        ok: false,
-        field: p.head,
-        error: `${capital(rowText)}: field \`${p.head}\` ${what} (used at line ${p.span.line}, column ${p.span.column}); add it to the dataset or remove the placeholder.`,
-      };
+    // `a.b` and `a/b` walk into objects; a `[literal]` segment is left to Handlebars.
+    const segments = p.path.includes('[') ? [p.head] : p.path.split(/[./]/);
+    const at = `(used at line ${p.span.line}, column ${p.span.column})`;
+    let value: unknown = record;
+    for (let i = 0; i < segments.length; i++) {
+      const name = segments.slice(0, i + 1).join('.');
+      if (i > 0 && (typeof value !== 'object' || value === null)) {
+        const parent = segments.slice(0, i).join('.');
+        return { ok: false, field: name, error: `${capital(rowText)}: \`${parent}\` is ${typeof value === 'string' ? 'text' : `a ${typeof value}`}, not an object, so \`${p.path}\` cannot be read ${at}; use \`{{${parent}}}\` or fix the dataset.` };
+      }
+      value = (value as Record<string, unknown>)[segments[i] ?? ''];
+      if (value === undefined || value === null) {
+        const what = value === null ? 'is null' : 'is missing';
+        return { ok: false, field: name, error: `${capital(rowText)}: field \`${name}\` ${what} ${at}; add it to the dataset or remove the placeholder.` };
+      }
     }
   }
   return undefined;
@@ -134,7 +146,8 @@ function displayable(value: unknown, depth = 0): unknown {
 
 function renderError(e: unknown, t: ParsedTemplate, part: Part, rowText: string): RenderOutcome {
   const message = (e as Error).message ?? String(e);
-  const m = /^"([^"]+)" not defined in .* - (\d+):(\d+)$/.exec(message);
+  // The message quotes the context, which prints as multi-line JSON here (see displayable).
+  const m = /^"([^"]+)" not defined in [\s\S]* - (\d+):(\d+)$/.exec(message);
   if (m) {
     const [, field = '', line, column] = m;
     const local = offsetIn(part.source, Number(line), Number(column));
@@ -145,13 +158,8 @@ function renderError(e: unknown, t: ParsedTemplate, part: Part, rowText: string)
 }
 
 function offsetIn(source: string, line: number, column: number): number {
-  let offset = 0;
-  for (let l = 1; l < line; l++) {
-    const nl = source.indexOf('\n', offset);
-    if (nl < 0) break;
-    offset = nl + 1;
-  }
-  return offset + column;
+  // Handlebars' lines break at \n, \r\n and \r, like LineIndex's; its columns are 0-based.
+  return new LineIndex(source).offset(line, column + 1);
 }
 
 function capital(s: string): string {
@@ -164,32 +172,37 @@ function capital(s: string): string {
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const SEP = '\uE002';
+/** An opening sentinel with its field name, or a closing one. */
+const MARK = /\uE000([^\uE002]*)\uE002|\uE001/g;
 
-function markValues(fn: Handlebars.TemplateDelegate, context: DatasetRecord, content: string, messageIndex: number, instruction: string | undefined): PlaceholderValue[] {
-  if (JSON.stringify(context).match(/[\uE000-\uE002]/)) return [];
+/** The render with every string value wrapped in sentinels, or undefined when that differs from `raw`. */
+function markedRender(fn: Handlebars.TemplateDelegate, context: DatasetRecord, raw: string): string | undefined {
+  if (/[\uE000-\uE002]/.test(JSON.stringify(context) ?? '')) return undefined;
   let marked: string;
   try {
     marked = fn(displayable(wrap(context, '')));
   } catch {
-    return [];
+    return undefined;
   }
-  if (instruction) marked = `${marked.trimEnd()}\n\n${instruction}`;
-  marked = marked.trim();
-  const values: PlaceholderValue[] = [];
-  let plain = '';
+  return marked.replace(MARK, '') === raw ? marked : undefined;
+}
+
+/** Strips the sentinels, noting where each wrapped value starts and ends in the plain text. */
+function unmark(marked: string, messageIndex: number): { plain: string; marks: PlaceholderValue[] } {
+  const marks: PlaceholderValue[] = [];
   const stack: { name: string; start: number }[] = [];
-  for (let i = 0; i < marked.length; i++) {
-    const c = marked[i];
-    if (c === OPEN) {
-      const sep = marked.indexOf(SEP, i);
-      stack.push({ name: marked.slice(i + 1, sep), start: plain.length });
-      i = sep;
-    } else if (c === CLOSE) {
+  let plain = '';
+  let last = 0;
+  for (let m = MARK.exec(marked); m; m = MARK.exec(marked)) {
+    plain += marked.slice(last, m.index);
+    last = m.index + m[0].length;
+    if (m[1] !== undefined) stack.push({ name: m[1], start: plain.length });
+    else {
       const open = stack.pop();
-      if (open) values.push({ name: open.name, messageIndex, start: open.start, end: plain.length });
-    } else plain += c;
+      if (open) marks.push({ name: open.name, messageIndex, start: open.start, end: plain.length });
+    }
   }
-  return plain === content ? values : [];
+  return { plain: plain + marked.slice(last), marks };
 }
 
 function wrap(value: unknown, path: string): unknown {

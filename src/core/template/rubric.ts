@@ -61,7 +61,11 @@ export function parseExamples(section: Section | undefined, index: LineIndex, te
     line = close;
     // Only JSON fences (or untagged fences that look like an object) are expected outputs.
     if (lang !== 'json' && !(lang === '' && jsonText.trimStart().startsWith('{'))) continue;
-    const example: FewShotExample = { span: index.span(contentStart, Math.max(contentStart, contentEnd - 1)), jsonText };
+    // The span ends before the last line break (both characters of a CRLF).
+    let spanEnd = contentEnd;
+    if (text.charCodeAt(spanEnd - 1) === 10) spanEnd--;
+    if (text.charCodeAt(spanEnd - 1) === 13) spanEnd--;
+    const example: FewShotExample = { span: index.span(contentStart, Math.max(contentStart, spanEnd)), jsonText };
     try {
       example.value = JSON.parse(jsonText);
     } catch (e) {

@@ -3,7 +3,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { replySchema } from '../judge/replySchema';
 import { parseTemplate } from './parse';
 import { knownFields, pairStyle, usedFields } from './fields';
-import { SECTION_TITLES } from './sections';
+import { parseSections, SECTION_TITLES } from './sections';
 import { closest } from './suggest';
 import type { ParsedTemplate, Section, SectionKey, TemplateConfig } from './types';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
@@ -64,17 +64,30 @@ function checkSections(t: ParsedTemplate, out: Diagnostic[]) {
   }
 }
 
+/** Only whitespace and Handlebars comments. A linear scan: a lazy regex is quadratic on many unclosed `{{!--`. */
 function isBlank(s: string): boolean {
-  return s.replace(/\{\{!--[\s\S]*?--\}\}|\{\{![^}]*\}\}/g, '').trim() === '';
+  let i = 0;
+  for (;;) {
+    const open = s.indexOf('{{!', i);
+    if (s.slice(i, open < 0 ? s.length : open).trim() !== '') return false;
+    if (open < 0) return true;
+    const long = s.startsWith('{{!--', open);
+    const close = long ? s.indexOf('--}}', open + 5) : s.indexOf('}}', open + 3);
+    if (close < 0) return false;
+    i = close + (long ? 4 : 2);
+  }
 }
 
 function checkPlaceholders(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[]) {
   if (!t.handlebarsOk) return;
   const known = knownFields(config);
   const used = usedFields(t);
+  // One edit-distance search per distinct name: a large template may repeat one typo thousands of times.
+  const guesses = new Map<string, string | undefined>();
   for (const p of t.placeholders) {
     if (p.inBlock || !p.head || known.includes(p.head)) continue;
-    const guess = closest(p.head, known);
+    if (!guesses.has(p.head)) guesses.set(p.head, closest(p.head, known));
+    const guess = guesses.get(p.head);
     const declare = config.inputs ? 'add it to `inputs`' : 'declare it under `inputs:` in the front matter';
     out.push({ ...p.span, severity: 'error', code: 'unknown-placeholder', message: `Unknown placeholder \`${p.head}\`${guess ? `; did you mean \`${guess}\`?` : ''} If it is a dataset field, ${declare}.`, ...(guess && { data: { suggestion: guess, name: p.head } }) });
   }
@@ -189,23 +202,68 @@ function jsonErrorSpan(t: ParsedTemplate, ex: ParsedTemplate['examples'][number]
   const m = /position (\d+)/.exec(ex.jsonError ?? '');
   if (!m) return ex.span;
   const start = t.index.offset(ex.span.line, 1) + Number(m[1]);
-  return t.index.span(start, start + 1);
+  // One character, but never past the end of its line (the bad character may be the \r of a CRLF).
+  const end = Math.min(start + 1, t.index.lineEnd(t.index.position(start).line));
+  return t.index.span(start, end);
 }
 
 function checkDimensions(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[]) {
   // In a multi-dimension template, level-2 headings of the Criteria section name dimensions.
   const criteria = t.sections.find((s) => s.key === 'criteria');
   if (!criteria) return;
+  // markdown-it's view of the body, so a `## x` line inside a code fence is not a heading.
+  const { headingLines } = parseSections(t.text, t.bodyStart, t.index);
   const names = (config.dimensions ?? []).map((d) => d.name);
   const first = t.index.position(criteria.bodyStart).line;
   const last = t.index.position(Math.max(criteria.bodyStart, criteria.bodyEnd - 1)).line;
   for (let line = first; line <= last && criteria.bodyStart < criteria.bodyEnd; line++) {
-    const m = /^##\s+(?:\d+[.)]\s*)?([^#(:]+?)\s*(?:\(.*\))?\s*:?\s*#*\s*$/.exec(t.index.lineText(line));
-    if (!m || !m[1]) continue;
-    const name = m[1].trim().toLowerCase().replace(/\s+/g, '_');
+    if (headingLines.get(line) !== 2) continue;
+    const text = t.index.lineText(line);
+    const heading = dimensionHeading(text);
+    if (!heading) continue;
+    const name = heading.text.toLowerCase().replace(/\s+/g, '_');
     if (names.includes(name)) continue;
     const guess = closest(name, names);
-    const col = t.index.lineText(line).indexOf(m[1]) + 1;
-    out.push({ line, column: col, endLine: line, endColumn: col + m[1].length, severity: 'error', code: 'unknown-dimension', message: `\`${m[1].trim()}\` is not a declared dimension${guess ? `; did you mean \`${guess}\`?` : ''} Declared: ${names.join(', ')}. Add it to \`dimensions\` or rename the heading.` });
+    const col = heading.offset + 1;
+    out.push({ line, column: col, endLine: line, endColumn: col + heading.text.length, severity: 'error', code: 'unknown-dimension', message: `\`${heading.text}\` is not a declared dimension${guess ? `; did you mean \`${guess}\`?` : ''} Declared: ${names.join(', ')}. Add it to \`dimensions\` or rename the heading.` });
   }
+}
+
+const BLANK = ' \t';
+
+/**
+ * The name in an ATX `## 1. Harmless (safety):` heading ("Harmless") and its offset in the line;
+ * undefined when the heading is more than a name. String scans, not one regex: nested `\s*` backtrack badly.
+ */
+export function dimensionHeading(line: string): { text: string; offset: number } | undefined {
+  if (!/^##[ \t]/.test(line)) return undefined;
+  let end = line.length;
+  const skipBack = (chars: string) => {
+    while (end > 2 && chars.includes(line.charAt(end - 1))) end--;
+  };
+  skipBack(BLANK);
+  // A closing run of #s counts only after a blank ("## C#" is about C#).
+  const beforeHashes = end;
+  skipBack('#');
+  if (end < beforeHashes && end > 2 && !BLANK.includes(line.charAt(end - 1))) end = beforeHashes;
+  skipBack(BLANK);
+  if (line.charAt(end - 1) === ':') end--;
+  skipBack(BLANK);
+  let start = 2;
+  while (start < end && BLANK.includes(line.charAt(start))) start++;
+  const numbered = /^\d+[.)]/.exec(line.slice(start, Math.min(end, start + 12)));
+  if (numbered) {
+    start += numbered[0].length;
+    while (start < end && BLANK.includes(line.charAt(start))) start++;
+  }
+  if (line.charAt(end - 1) === ')') {
+    const paren = line.indexOf('(', start);
+    if (paren > start) {
+      end = paren;
+      skipBack(BLANK);
+    }
+  }
+  const text = line.slice(start, end);
+  if (!text || /[#(:]/.test(text)) return undefined;
+  return { text, offset: start };
 }
