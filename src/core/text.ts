@@ -21,7 +21,9 @@ export class LineIndex {
 
   /** 1-based line and column of a 0-based offset. */
   position(offset: number): { line: number; column: number } {
-    const o = Math.max(0, Math.min(offset, this.text.length));
+    let o = Math.max(0, Math.min(offset, this.text.length));
+    // Between the \r and \n of a CRLF is still the end of the line, not one column past it.
+    if (o > 0 && this.text.charCodeAt(o) === 10 && this.text.charCodeAt(o - 1) === 13) o--;
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
