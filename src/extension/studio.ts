@@ -1,7 +1,8 @@
-// The one object that owns the extension's lifetimes: log, parsed-template cache and the
-// per-template sample selection shared by hover, completion, preview and the run panel.
+// The one object that owns the extension's lifetimes: log, parsed-template cache, and the
+// per-template sample selection and dataset reader shared by hover, completion, preview and runs.
 import * as vscode from 'vscode';
 import { parseTemplate, type ParsedTemplate } from '../core/template';
+import { Samples } from './preview/datasets';
 
 export const LANGUAGE_ID = 'judge';
 
@@ -17,13 +18,17 @@ export class Studio implements vscode.Disposable {
   readonly disposables: vscode.Disposable[] = [];
   /** Fires with the template's URI when its sample selection changes. */
   readonly onDidChangeSelection = this.selectionEmitter.event;
+  /** The chosen dataset rows, read through one cache that one file watcher keeps current. */
+  readonly samples: Samples;
 
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
   ) {
+    this.samples = new Samples(this);
     this.disposables.push(
       this.selectionEmitter,
+      this.samples,
       vscode.workspace.onDidCloseTextDocument((doc) => this.parsed.delete(doc.uri.toString())),
     );
   }

@@ -2,9 +2,8 @@
 // what they receive with these schemas; nothing else crosses the boundary.
 // zod/mini, as in the preview: the same checks at a fraction of the webview bundle.
 import * as z from 'zod/mini';
+import { count, position } from './common';
 
-const count = z.int().check(z.nonnegative());
-const position = z.int().check(z.positive());
 /** A figure that is undefined (all labels equal, nothing to compare) is null. */
 const figure = z.nullable(z.number());
 /** A calibration label: a rating (number) or a pairwise choice (A, B, TIE). */
@@ -132,10 +131,3 @@ export type CalibrationState = z.infer<typeof calibrationStateSchema>;
 /** The page's `data-initial` attribute: the state plus the first message, so nothing flashes. */
 export const initialDataSchema = z.object({ state: calibrationStateSchema, message: z.nullable(hostMessageSchema) });
 export type InitialData = z.infer<typeof initialDataSchema>;
-
-/** A short reason for a rejected message, for logs: first issue path and message. */
-export function describeRejection(error: z.core.$ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid message';
-  return `${issue.path.join('.') || 'message'}: ${issue.message}`;
-}

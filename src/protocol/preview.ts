@@ -2,9 +2,7 @@
 // validate what they receive with these schemas; nothing else crosses the boundary.
 // zod/mini: the same checks at a fraction of the webview bundle (full zod adds ~400 kB).
 import * as z from 'zod/mini';
-
-const count = z.int().check(z.nonnegative());
-const position = z.int().check(z.positive());
+import { count, position } from './common';
 
 /** A problem shown instead of a render: a validation error, a dataset or a row problem. */
 export const problemSchema = z.object({
@@ -97,10 +95,3 @@ export type PreviewState = z.infer<typeof previewStateSchema>;
 /** The page's `data-initial` attribute: the state plus the first message, so nothing flashes. */
 export const initialDataSchema = z.object({ state: previewStateSchema, message: z.nullable(hostMessageSchema) });
 export type InitialData = z.infer<typeof initialDataSchema>;
-
-/** A short reason for a rejected message, for logs: first issue path and message. */
-export function describeRejection(error: z.core.$ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid message';
-  return `${issue.path.join('.') || 'message'}: ${issue.message}`;
-}

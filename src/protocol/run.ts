@@ -148,5 +148,3 @@ export type RunState = z.infer<typeof runStateSchema>;
 /** The page's `data-initial` attribute. */
 export const initialDataSchema = z.object({ state: runStateSchema, view: z.nullable(runViewSchema) });
 export type InitialData = z.infer<typeof initialDataSchema>;
-
-export { describeRejection } from './preview';

@@ -2,10 +2,10 @@
 // justifications, messages) reaches the page through textContent; messages from the host are
 // zod-checked before use. Heat-map shades are set through the CSSOM, which the CSP allows.
 import {
-  describeRejection,
   hostMessageSchema,
   initialDataSchema,
   type BiasRow,
+  type CalibrationState,
   type CalibrationView,
   type CellRow,
   type HeatRow,
@@ -13,31 +13,16 @@ import {
   type ViewLabel,
   type WebviewMessage,
 } from '../protocol/calibrate';
+import { button, el, root, showRejection } from './lib/dom';
+import { connect, start } from './lib/host';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') ?? document.body;
+const host = connect<WebviewMessage, CalibrationState>();
+const post = host.post;
 const UNDEFINED_NOTE = 'undefined: all labels equal';
 
 /** The cell whose rows are listed; kept across reloads so the list follows the file. */
 let selected: { human: ViewLabel; judge: ViewLabel } | undefined;
 let current: CalibrationView | undefined;
-
-function post(message: WebviewMessage): void {
-  vscode.postMessage(message);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function section(className: string, title: string, ...children: Node[]): HTMLElement {
   const s = el('section', className);
@@ -99,11 +84,7 @@ function header(v: CalibrationView): HTMLElement {
   const title = el('div', 'title');
   title.append(el('span', 'metric', v.metric), el('span', 'meta', ` · ${v.kind} · ${v.display}`));
   const counts = el('div', 'counts', `${v.n} labelled row${v.n === 1 ? '' : 's'} · ${v.skippedText}`);
-  const reload = el('button', 'action', 'Reload');
-  reload.type = 'button';
-  reload.title = 'Read the file again and recalculate';
-  reload.addEventListener('click', () => post({ type: 'reload' }));
-  bar.append(title, counts, reload);
+  bar.append(title, counts, button('Reload', 'Read the file again and recalculate', () => post({ type: 'reload' })));
   return bar;
 }
 
@@ -323,31 +304,12 @@ function renderError(file: string, metric: string, message: string): void {
   root.dataset.state = 'error';
 }
 
-function showProtocolError(what: string): void {
-  const box = el('section', 'problems');
-  box.append(el('h2', undefined, 'The calibration view received a message it does not understand.'), el('p', undefined, what));
-  root.replaceChildren(box);
-}
-
-function start(): void {
-  const raw = document.body.dataset.initial;
-  if (raw) {
-    try {
-      const initial = initialDataSchema.safeParse(JSON.parse(raw));
-      if (initial.success) {
-        vscode.setState(initial.data.state);
-        if (initial.data.message) render(initial.data.message);
-      } else showProtocolError(describeRejection(initial.error));
-    } catch (e) {
-      showProtocolError(`initial data: ${(e as Error).message}`);
-    }
-  }
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    const parsed = hostMessageSchema.safeParse(event.data);
-    if (parsed.success) render(parsed.data);
-    else showProtocolError(describeRejection(parsed.error));
-  });
-  post({ type: 'ready' });
-}
-
-start();
+start(host, {
+  initial: initialDataSchema,
+  messages: hostMessageSchema,
+  show: (initial) => {
+    if (initial.message) render(initial.message);
+  },
+  receive: render,
+  reject: showRejection('calibration view', 'problems'),
+});

@@ -1,47 +1,21 @@
 // Browser side of the rendered-prompt preview. Every string from the template or the dataset
 // reaches the page through textContent; messages from the host are zod-checked before use.
 import {
-  describeRejection,
   hostMessageSchema,
   initialDataSchema,
   type HostMessage,
   type PreviewMessage,
+  type PreviewState,
   type Problem,
   type SampleInfo,
   type SwapOrder,
   type WebviewMessage,
 } from '../protocol/preview';
+import { button, el, root, showRejection } from './lib/dom';
+import { connect, start } from './lib/host';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') ?? document.body;
-
-function post(message: WebviewMessage): void {
-  vscode.postMessage(message);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(label: string, title: string, onClick: () => void, disabled = false): HTMLButtonElement {
-  const b = el('button', 'action', label);
-  b.type = 'button';
-  b.title = title;
-  // A one-character label (‹ ›) says nothing to a screen reader; the title does.
-  if (label.length === 1) b.setAttribute('aria-label', title);
-  b.disabled = disabled;
-  b.addEventListener('click', onClick);
-  return b;
-}
+const host = connect<WebviewMessage, PreviewState>();
+const post = host.post;
 
 const TOKEN_NOTE = 'An estimate: characters ÷ 4, rounded up. No tokenizer is used, so the model may count differently.';
 const ORDER_TITLE: Record<SwapOrder['label'], string> = {
@@ -150,31 +124,12 @@ function problems(title: string, items: Problem[], kind: 'errors' | 'warnings'):
   return section;
 }
 
-function showProtocolError(what: string): void {
-  const box = el('section', 'problems errors');
-  box.append(el('h2', undefined, 'The preview received a message it does not understand.'), el('p', undefined, what));
-  root.replaceChildren(box);
-}
-
-function start(): void {
-  const raw = document.body.dataset.initial;
-  if (raw) {
-    try {
-      const initial = initialDataSchema.safeParse(JSON.parse(raw));
-      if (initial.success) {
-        vscode.setState(initial.data.state);
-        if (initial.data.message) render(initial.data.message);
-      } else showProtocolError(describeRejection(initial.error));
-    } catch (e) {
-      showProtocolError(`initial data: ${(e as Error).message}`);
-    }
-  }
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    const parsed = hostMessageSchema.safeParse(event.data);
-    if (parsed.success) render(parsed.data);
-    else showProtocolError(describeRejection(parsed.error));
-  });
-  post({ type: 'ready' });
-}
-
-start();
+start(host, {
+  initial: initialDataSchema,
+  messages: hostMessageSchema,
+  show: (initial) => {
+    if (initial.message) render(initial.message);
+  },
+  receive: render,
+  reject: showRejection('preview', 'problems errors'),
+});

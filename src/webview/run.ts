@@ -2,7 +2,6 @@
 // back button presses. Every string from a model, a dataset or a template reaches the page
 // through textContent: a justification holding <script> or <img onerror> stays text.
 import {
-  describeRejection,
   hostMessageSchema,
   initialDataSchema,
   type DimensionRow,
@@ -10,38 +9,15 @@ import {
   type PassStatus,
   type RenderedOrder,
   type ResultView,
+  type RunState,
   type RunView,
   type WebviewMessage,
 } from '../protocol/run';
+import { button, el, root, showRejection } from './lib/dom';
+import { connect, start } from './lib/host';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const root = document.getElementById('root') ?? document.body;
-
-function post(message: WebviewMessage): void {
-  vscode.postMessage(message);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function button(label: string, title: string, onClick: () => void, disabled = false): HTMLButtonElement {
-  const b = el('button', 'action', label);
-  b.type = 'button';
-  b.title = title;
-  b.disabled = disabled;
-  b.addEventListener('click', onClick);
-  return b;
-}
+const host = connect<WebviewMessage, RunState>();
+const post = host.post;
 
 const STATE_TEXT: Record<PassStatus['state'], string> = {
   waiting: 'waiting',
@@ -62,7 +38,7 @@ const PHASE_TEXT: Record<RunView['phase'], string> = {
 const fmt = (n: number | null, digits = 2) => (n === null ? '–' : String(Math.round(n * 10 ** digits) / 10 ** digits));
 
 function render(view: RunView): void {
-  vscode.setState({ id: view.id });
+  host.setState({ id: view.id });
   const nodes: Node[] = [toolbar(view), about(view), status(view)];
   if (view.result) nodes.push(verdict(view.result));
   if (view.messages.length) nodes.push(messages(view.messages));
@@ -285,37 +261,17 @@ function rawReplies(view: RunView): HTMLElement {
   return box;
 }
 
-function showProtocolError(what: string): void {
-  const box = el('section', 'verdict error');
-  box.append(el('h2', undefined, 'The run view received a message it does not understand.'), el('p', 'message', what));
-  root.replaceChildren(box);
-}
-
 function flashCopied(): void {
   const note = root.querySelector('.copied');
   if (note) note.textContent = 'Copied';
 }
 
-function start(): void {
-  const raw = document.body.dataset.initial;
-  if (raw) {
-    try {
-      const initial = initialDataSchema.safeParse(JSON.parse(raw));
-      if (initial.success) {
-        vscode.setState(initial.data.state);
-        if (initial.data.view) render(initial.data.view);
-      } else showProtocolError(describeRejection(initial.error));
-    } catch (e) {
-      showProtocolError(`initial data: ${(e as Error).message}`);
-    }
-  }
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    const parsed = hostMessageSchema.safeParse(event.data);
-    if (!parsed.success) showProtocolError(describeRejection(parsed.error));
-    else if (parsed.data.type === 'show') render(parsed.data.view);
-    else flashCopied();
-  });
-  post({ type: 'ready' });
-}
-
-start();
+start(host, {
+  initial: initialDataSchema,
+  messages: hostMessageSchema,
+  show: (initial) => {
+    if (initial.view) render(initial.view);
+  },
+  receive: (message) => (message.type === 'show' ? render(message.view) : flashCopied()),
+  reject: showRejection('run view', 'verdict error', 'message'),
+});

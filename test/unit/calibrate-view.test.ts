@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { calibrate } from '../../src/core/calibration';
 import { parseDataset, type DatasetRow } from '../../src/core/dataset';
 import { CellIndex, shorten } from '../../src/extension/calibrate/cells';
-import { calibrationHtml } from '../../src/extension/calibrate/html';
+import { pageHtml as calibrationHtml } from '../../src/extension/webview/html';
 import { calibrateFile } from '../../src/extension/calibrate/load';
 import { buildView, detectMetrics, metricChoices } from '../../src/extension/calibrate/model';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema, type CalibrationView } from '../../src/protocol/calibrate';

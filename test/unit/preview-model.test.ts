@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { parseTemplate, validateTemplate } from '../../src/core/template';
 import { parseDataset } from '../../src/core/dataset';
 import { buildPreview, countChars, estimateTokens, type SampleOutcome } from '../../src/extension/preview/model';
-import { previewHtml } from '../../src/extension/preview/html';
+import { pageHtml as previewHtml } from '../../src/extension/webview/html';
 import { datasetColumns, rowSummary, selectRow, siblingDatasetNames } from '../../src/extension/preview/rows';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema, type HostMessage } from '../../src/protocol/preview';
 

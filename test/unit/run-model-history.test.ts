@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { runHtml } from '../../src/extension/run/html';
+import { pageHtml as runHtml } from '../../src/extension/webview/html';
 import { entryId, parseHistory, resultsFileName, resumable, shortTime, type BatchEntry, type RunEntry } from '../../src/extension/run/model/history';
 import { summarize, summaryLines } from '../../src/extension/run/model/summary';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema } from '../../src/protocol/run';

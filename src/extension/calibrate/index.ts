@@ -6,10 +6,11 @@ import * as z from 'zod/mini';
 import { formatOf } from '../../core/dataset';
 import { calibrationStateSchema, type CalibrationView } from '../../protocol/calibrate';
 import type { Studio } from '../studio';
+import { webviewOptions } from '../webview/page';
+import { PanelSet } from '../webview/panels';
 import { loadFile, type LoadedFile } from './load';
 import { detectMetrics, metricChoices, noMetricMessage } from './model';
 import { CALIBRATION_VIEW_TYPE, CalibrationPanel, panelKey, panelTitle } from './panel';
-import { webviewOptions } from '../preview/panel';
 
 export const CALIBRATE_COMMAND = 'judgeStudio.calibrate';
 
@@ -19,15 +20,10 @@ const argsSchema = z.object({ file: z.optional(z.string()), metric: z.optional(z
 const DATA_FILTERS = { 'Results or datasets': ['jsonl', 'ndjson', 'json', 'csv'] };
 
 export function registerCalibration(studio: Studio): void {
-  const panels = new Map<string, CalibrationPanel>();
+  const panels = new PanelSet<CalibrationPanel>();
 
-  const open = (panel: vscode.WebviewPanel, file: vscode.Uri, metric: string, data?: LoadedFile): CalibrationPanel => {
-    const view = new CalibrationPanel(panel, file, metric, studio, (p) => {
-      if (panels.get(p.key) === p) panels.delete(p.key);
-    }, data);
-    panels.set(view.key, view);
-    return view;
-  };
+  const open = (panel: vscode.WebviewPanel, file: vscode.Uri, metric: string, data?: LoadedFile): CalibrationPanel =>
+    panels.add((forget) => new CalibrationPanel(panel, file, metric, studio, forget, data));
 
   const calibrateCommand = async (arg: unknown): Promise<CalibrationView | undefined> => {
     const args = argsSchema.safeParse(arg);
@@ -67,26 +63,12 @@ export function registerCalibration(studio: Studio): void {
   };
 
   studio.push(
-    { dispose: () => [...panels.values()].forEach((p) => p.dispose()) },
+    panels,
     vscode.commands.registerCommand(CALIBRATE_COMMAND, calibrateCommand),
-    vscode.window.registerWebviewPanelSerializer(CALIBRATION_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel, state: unknown) {
-        const parsed = calibrationStateSchema.safeParse(state);
-        if (!parsed.success) {
-          // Nothing says which file it showed: a blank panel would only confuse.
-          panel.dispose();
-          return;
-        }
-        const file = vscode.Uri.file(parsed.data.file);
-        const existing = panels.get(panelKey(file, parsed.data.metric));
-        if (existing) {
-          panel.dispose();
-          existing.panel.reveal(undefined, true);
-          return;
-        }
-        open(panel, file, parsed.data.metric);
-      },
-    }),
+    vscode.window.registerWebviewPanelSerializer(
+      CALIBRATION_VIEW_TYPE,
+      panels.serializer(calibrationStateSchema, (s) => panelKey(vscode.Uri.file(s.file), s.metric), (panel, s) => open(panel, vscode.Uri.file(s.file), s.metric)),
+    ),
   );
 }
 

@@ -1,18 +1,12 @@
 // One calibration panel per (file, metric): calibrates on open, again when the file changes on
 // disk (a run appending rows) or on request, and answers the webview's typed requests.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import {
-  describeRejection,
-  webviewMessageSchema,
-  type CalibrationView,
-  type HostMessage,
-  type WebviewMessage,
-} from '../../protocol/calibrate';
-import { fileName, webviewOptions } from '../preview/panel';
+import { webviewMessageSchema, type CalibrationView, type HostMessage, type InitialData, type WebviewMessage } from '../../protocol/calibrate';
+import { fileName } from '../preview/panel';
 import type { Studio } from '../studio';
+import { webviewPage } from '../webview/page';
+import { LivePanel } from '../webview/panels';
 import type { CellIndex } from './cells';
-import { calibrationHtml } from './html';
 import { calibrateFile, calibrateLoaded, type LoadedFile } from './load';
 import { buildView } from './model';
 
@@ -30,39 +24,31 @@ export function panelTitle(file: vscode.Uri, metric: string): string {
   return `Calibration: ${metric} (${fileName(file)})`;
 }
 
-export class CalibrationPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Incremented per calibration; an older, slower one never overwrites a newer one. */
-  private generation = 0;
-  private latest: HostMessage | undefined;
+export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   private cells: CellIndex | undefined;
-  private disposed = false;
   /** The view of the first calibration (undefined when it failed), for the command's caller. */
   readonly firstView: Promise<CalibrationView | undefined>;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly file: vscode.Uri,
     readonly metric: string,
     private readonly studio: Studio,
-    private readonly onDisposed: (p: CalibrationPanel) => void,
+    onDisposed: () => void,
     preloaded?: LoadedFile,
   ) {
-    panel.webview.options = webviewOptions(studio.context.extensionUri);
+    super(panel, { extensionUri: studio.context.extensionUri, name: 'calibration', messages: webviewMessageSchema, log: studio.log }, onDisposed);
     panel.title = panelTitle(file, metric);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(file, '..'), fileName(file)));
     this.disposables.push(
       watcher,
       watcher.onDidChange(() => this.schedule()),
       watcher.onDidCreate(() => this.schedule()),
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
     );
     this.firstView = this.initialize(preloaded);
   }
 
-  get key(): string {
+  override get key(): string {
     return panelKey(this.file, this.metric);
   }
 
@@ -72,37 +58,25 @@ export class CalibrationPanel implements vscode.Disposable {
 
   /** The first result goes into the page itself, so the panel never shows an empty frame. */
   private async initialize(preloaded: LoadedFile | undefined): Promise<CalibrationView | undefined> {
-    const gen = ++this.generation;
-    const message = await this.compute(preloaded);
-    if (this.disposed) return undefined;
-    if (gen === this.generation) this.latest = message;
-    this.setHtml(this.latest ?? message);
-    return message.type === 'report' ? message.view : undefined;
+    const outcome = await this.computeNewest(() => this.compute(preloaded));
+    if (!outcome) return undefined;
+    this.setHtml(this.latest ?? outcome.message);
+    return outcome.message.type === 'report' ? outcome.message.view : undefined;
   }
 
   private setHtml(message: HostMessage): void {
-    const webview = this.panel.webview;
-    const root = this.studio.context.extensionUri;
-    webview.html = calibrationPage(webview, root, this.panel.title, { file: this.file.fsPath, metric: this.metric }, message);
+    const initial: InitialData = { state: { file: this.file.fsPath, metric: this.metric }, message };
+    this.panel.webview.html = webviewPage({ webview: this.panel.webview, extensionUri: this.studio.context.extensionUri, view: 'calibrate', title: this.panel.title, initial });
   }
 
   /** Calibrates again (the file changed, or the user asked); `data` when the caller has just read the file. */
   async reload(data?: LoadedFile): Promise<CalibrationView | undefined> {
-    const gen = ++this.generation;
-    const message = await this.compute(data);
-    if (this.disposed || gen !== this.generation) return undefined;
-    this.latest = message;
-    await this.panel.webview.postMessage(message);
-    return message.type === 'report' ? message.view : undefined;
+    const message = await this.refresh(() => this.compute(data));
+    return message?.type === 'report' ? message.view : undefined;
   }
 
   private schedule(): void {
-    if (this.disposed) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.reload();
-    }, RELOAD_DELAY_MS);
+    this.debounce(RELOAD_DELAY_MS, () => this.reload());
   }
 
   private async compute(data: LoadedFile | undefined): Promise<HostMessage> {
@@ -124,19 +98,7 @@ export class CalibrationPanel implements vscode.Disposable {
     }
   }
 
-  private receive(raw: unknown): void {
-    const parsed = webviewMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.studio.log.warn(`calibration: ignored a malformed message from the webview (${describeRejection(parsed.error)})`);
-      return;
-    }
-    void this.handle(parsed.data).catch((e: unknown) => {
-      this.studio.log.error(`calibration: ${parsed.data.type} failed`, e);
-      void vscode.window.showErrorMessage(`Judge Studio calibration: ${(e as Error).message}`);
-    });
-  }
-
-  private async handle(m: WebviewMessage): Promise<void> {
+  protected override async handle(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
         // The page may have loaded after a newer result was posted; send the newest again.
@@ -183,28 +145,8 @@ export class CalibrationPanel implements vscode.Disposable {
   private async notice(text: string): Promise<void> {
     await this.panel.webview.postMessage({ type: 'notice', text } satisfies HostMessage);
   }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
-    this.onDisposed(this);
-  }
 }
 
 async function hasRunView(): Promise<boolean> {
   return (await vscode.commands.getCommands(true)).includes(SHOW_RESULT_ROW);
-}
-
-function calibrationPage(webview: vscode.Webview, root: vscode.Uri, title: string, state: { file: string; metric: string }, message: HostMessage): string {
-  return calibrationHtml({
-    cspSource: webview.cspSource,
-    nonce: randomBytes(18).toString('base64'),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'calibrate.js')).toString(),
-    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'calibrate.css')).toString(),
-    title,
-    initial: { state, message },
-  });
 }

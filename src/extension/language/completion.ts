@@ -2,7 +2,6 @@
 // front-matter keys and values.
 import * as vscode from 'vscode';
 import { LANGUAGE_ID, type Studio } from '../studio';
-import { Samples } from '../preview/datasets';
 import { offsetRange } from './convert';
 import { completionsAt, type CompletionEntry, type EntryKind } from './model/completion';
 import { cursorContext } from './model/cursor';
@@ -26,7 +25,6 @@ const TRIGGERED: Record<string, RegExp> = {
 };
 
 export function registerCompletion(studio: Studio): void {
-  const samples = new Samples(studio);
   const provider: vscode.CompletionItemProvider = {
     async provideCompletionItems(doc, position, token, context) {
       const prefix = doc.lineAt(position.line).text.slice(0, position.character);
@@ -35,12 +33,12 @@ export function registerCompletion(studio: Studio): void {
       const offset = doc.offsetAt(position);
       // Only placeholders use the dataset; do not read it for keys and headings.
       const needsSample = cursorContext(t, offset).kind === 'placeholder';
-      const sample = needsSample ? await samples.view(doc.uri) : NO_SAMPLE;
+      const sample = needsSample ? await studio.samples.view(doc.uri) : NO_SAMPLE;
       if (token.isCancellationRequested) return undefined;
       return completionsAt(t, offset, sample).map((e) => toItem(doc, e));
     },
   };
-  studio.push(samples, vscode.languages.registerCompletionItemProvider({ language: LANGUAGE_ID }, provider, '{', '.', '#', ' '));
+  studio.push(vscode.languages.registerCompletionItemProvider({ language: LANGUAGE_ID }, provider, '{', '.', '#', ' '));
 }
 
 function toItem(doc: vscode.TextDocument, e: CompletionEntry): vscode.CompletionItem {

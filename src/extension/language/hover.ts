@@ -1,19 +1,17 @@
 // Hover: placeholders (origin and value in the chosen row), rubric points, front-matter keys.
 import * as vscode from 'vscode';
 import { LANGUAGE_ID, type Studio } from '../studio';
-import { Samples } from '../preview/datasets';
 import { offsetRange } from './convert';
 import { hoverAt } from './model/hover';
 import { NO_SAMPLE } from './model/edits';
 
 export function registerHover(studio: Studio): void {
-  const samples = new Samples(studio);
   const provider: vscode.HoverProvider = {
     async provideHover(doc, position, token) {
       const t = studio.template(doc);
       const offset = doc.offsetAt(position);
       const onPlaceholder = t.placeholders.some((p) => p.start <= offset && offset <= p.end);
-      const sample = onPlaceholder ? await samples.view(doc.uri) : NO_SAMPLE;
+      const sample = onPlaceholder ? await studio.samples.view(doc.uri) : NO_SAMPLE;
       if (token.isCancellationRequested) return undefined;
       const info = hoverAt(t, offset, sample);
       if (!info) return undefined;
@@ -27,5 +25,5 @@ export function registerHover(studio: Studio): void {
       return new vscode.Hover(md, offsetRange(doc, info.start, info.end));
     },
   };
-  studio.push(samples, vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, provider));
+  studio.push(vscode.languages.registerHoverProvider({ language: LANGUAGE_ID }, provider));
 }

@@ -26,23 +26,17 @@ export class Samples implements vscode.Disposable {
   /** Fires with a dataset's URI when its file or open document changes. */
   readonly onDidChangeDataset = this.changed.event;
 
-  /** With `watch`, dataset changes on disk fire onDidChangeDataset (the preview needs that; hover does not). */
-  constructor(
-    private readonly studio: Studio,
-    { watch = false }: { watch?: boolean } = {},
-  ) {
-    this.disposables.push(
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length && this.cache.has(e.document.uri.toString())) this.changed.fire(e.document.uri);
-      }),
-    );
-    if (!watch) return;
+  /** One per extension (on the Studio): every feature shares its cache and its one file watcher. */
+  constructor(private readonly studio: Studio) {
     const watcher = vscode.workspace.createFileSystemWatcher(DATASET_GLOB);
     const fire = (uri: vscode.Uri) => {
       this.cache.delete(uri.toString());
       this.changed.fire(uri);
     };
     this.disposables.push(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length && this.cache.has(e.document.uri.toString())) this.changed.fire(e.document.uri);
+      }),
       watcher,
       watcher.onDidChange(fire),
       watcher.onDidCreate(fire),
@@ -144,24 +138,7 @@ export class Samples implements vscode.Disposable {
       void vscode.window.showWarningMessage(sample.outcome.ok ? `${sample.info.dataset} has no rows.` : sample.outcome.message);
       return false;
     }
-    type Item = vscode.QuickPickItem & { row: number };
-    const items: Item[] = sample.items.map((item) => ({
-      label: `Row ${item.row}`,
-      description: isSkip(item) ? '$(warning) unreadable' : rowSummary(item.record),
-      ...(isSkip(item) && { detail: item.error }),
-      row: item.row,
-    }));
-    const qp = vscode.window.createQuickPick<Item>();
-    qp.title = `Row of ${sample.info.dataset} for the preview`;
-    qp.items = items;
-    qp.matchOnDescription = true;
-    qp.activeItems = items.filter((i) => i.row === sample.info.row);
-    const row = await new Promise<number | undefined>((resolve) => {
-      qp.onDidAccept(() => resolve(qp.selectedItems[0]?.row));
-      qp.onDidHide(() => resolve(undefined));
-      qp.show();
-    });
-    qp.dispose();
+    const row = await chooseRow(sample, `Row of ${sample.info.dataset} for the preview`);
     if (row === undefined) return false;
     await this.studio.setSelection(template, { dataset: sample.dataset.toString(), row });
     return true;
@@ -179,6 +156,29 @@ export class Samples implements vscode.Disposable {
   }
 }
 
+/** A quick pick of the sample's rows, its current row active; the row chosen, or undefined. */
+export async function chooseRow(sample: Sample, title: string): Promise<number | undefined> {
+  type Item = vscode.QuickPickItem & { row: number };
+  const items: Item[] = sample.items.map((item) => ({
+    label: `Row ${item.row}`,
+    description: isSkip(item) ? '$(warning) unreadable' : rowSummary(item.record),
+    ...(isSkip(item) && { detail: item.error }),
+    row: item.row,
+  }));
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = title;
+  qp.items = items;
+  qp.matchOnDescription = true;
+  qp.activeItems = items.filter((i) => i.row === sample.info.row);
+  const row = await new Promise<number | undefined>((resolve) => {
+    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.row));
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
+  return row;
+}
+
 /** A stored dataset: a URI string (as written by the pickers) or a plain file path. */
 function toUri(stored: string): vscode.Uri {
   return /^[a-z][a-z0-9+.-]+:/i.test(stored) && !/^[a-z]:[\\/]/i.test(stored) ? vscode.Uri.parse(stored) : vscode.Uri.file(stored);
@@ -192,7 +192,7 @@ function datasetFormat(uri: vscode.Uri): DatasetFormat {
   }
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;

@@ -3,27 +3,22 @@
 import * as vscode from 'vscode';
 import { previewStateSchema } from '../../protocol/preview';
 import { isJudgeDocument, type Studio } from '../studio';
-import { Samples } from './datasets';
-import { PREVIEW_VIEW_TYPE, PreviewPanel, fileName, webviewOptions } from './panel';
+import { webviewOptions } from '../webview/page';
+import { PanelSet } from '../webview/panels';
+import { PREVIEW_VIEW_TYPE, PreviewPanel, fileName } from './panel';
 
 export function registerPreview(studio: Studio): void {
-  const samples = new Samples(studio, { watch: true });
-  const panels = new Map<string, PreviewPanel>();
+  const samples = studio.samples;
+  const panels = new PanelSet<PreviewPanel>();
 
-  const attach = (panel: vscode.WebviewPanel, template: vscode.Uri) => {
-    const preview = new PreviewPanel(panel, template, studio, samples, (p) => {
-      if (panels.get(p.template.toString()) === p) panels.delete(p.template.toString());
-    });
-    panels.set(template.toString(), preview);
-    return preview;
-  };
+  const attach = (panel: vscode.WebviewPanel, template: vscode.Uri) => panels.add((forget) => new PreviewPanel(panel, template, studio, samples, forget));
 
   /** The template a command is about: its argument, else the active judge editor, else the active preview. */
   const target = (arg: unknown): vscode.Uri | undefined => {
     if (arg instanceof vscode.Uri) return arg;
     const doc = vscode.window.activeTextEditor?.document;
     if (doc && isJudgeDocument(doc)) return doc.uri;
-    return [...panels.values()].find((p) => p.panel.active)?.template;
+    return panels.values().find((p) => p.panel.active)?.template;
   };
 
   const withTemplate = (run: (uri: vscode.Uri) => unknown) => async (arg: unknown) => {
@@ -36,8 +31,7 @@ export function registerPreview(studio: Studio): void {
   };
 
   studio.push(
-    samples,
-    { dispose: () => [...panels.values()].forEach((p) => p.dispose()) },
+    panels,
     vscode.commands.registerCommand(
       'judgeStudio.openPreviewToSide',
       withTemplate((uri) => {
@@ -52,23 +46,9 @@ export function registerPreview(studio: Studio): void {
     ),
     vscode.commands.registerCommand('judgeStudio.selectSampleDataset', withTemplate((uri) => samples.pickDataset(uri))),
     vscode.commands.registerCommand('judgeStudio.selectSampleRow', withTemplate((uri) => samples.pickRow(uri))),
-    vscode.window.registerWebviewPanelSerializer(PREVIEW_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel, state: unknown) {
-        const parsed = previewStateSchema.safeParse(state);
-        if (!parsed.success) {
-          // Nothing says which template it showed: a blank panel would only confuse.
-          panel.dispose();
-          return;
-        }
-        const uri = vscode.Uri.parse(parsed.data.uri);
-        const existing = panels.get(uri.toString());
-        if (existing) {
-          panel.dispose();
-          existing.panel.reveal(undefined, true);
-          return;
-        }
-        attach(panel, uri);
-      },
-    }),
+    vscode.window.registerWebviewPanelSerializer(
+      PREVIEW_VIEW_TYPE,
+      panels.serializer(previewStateSchema, (s) => vscode.Uri.parse(s.uri).toString(), (panel, s) => attach(panel, vscode.Uri.parse(s.uri))),
+    ),
   );
 }

@@ -1,43 +1,31 @@
 // One preview panel per template: renders on open, re-renders (debounced) as the template, its
 // dataset or the chosen row change, and answers the webview's typed requests.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { describeRejection, webviewMessageSchema, type HostMessage, type WebviewMessage } from '../../protocol/preview';
+import { webviewMessageSchema, type HostMessage, type InitialData, type WebviewMessage } from '../../protocol/preview';
 import { validationOf } from '../language/validation';
 import type { Studio } from '../studio';
+import { webviewPage } from '../webview/page';
+import { LivePanel } from '../webview/panels';
 import type { Samples } from './datasets';
-import { previewHtml } from './html';
 import { buildPreview } from './model';
 
 export const PREVIEW_VIEW_TYPE = 'judgeStudio.preview';
 const DEFAULT_DELAY_MS = 60;
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')] };
-}
-
-export class PreviewPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Incremented per update; a slower, older update never overwrites a newer one. */
-  private generation = 0;
-  private latest: HostMessage | undefined;
+export class PreviewPanel extends LivePanel<HostMessage, WebviewMessage> {
   private dataset: string | undefined;
-  private disposed = false;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly template: vscode.Uri,
     private readonly studio: Studio,
     private readonly samples: Samples,
-    private readonly onDisposed: (p: PreviewPanel) => void,
+    onDisposed: () => void,
   ) {
-    panel.webview.options = webviewOptions(studio.context.extensionUri);
+    super(panel, { extensionUri: studio.context.extensionUri, name: 'preview', messages: webviewMessageSchema, log: studio.log }, onDisposed);
     panel.title = `Preview ${fileName(template)}`;
     const key = template.toString();
     this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document.uri.toString() === key && e.contentChanges.length) this.schedule();
       }),
@@ -54,47 +42,25 @@ export class PreviewPanel implements vscode.Disposable {
     void this.initialize();
   }
 
+  override get key(): string {
+    return this.template.toString();
+  }
+
   /** The first render goes into the page itself, so the panel never shows an empty frame. */
   private async initialize(): Promise<void> {
-    const gen = ++this.generation;
-    const message = await this.compute();
-    if (this.disposed || gen !== this.generation) {
-      if (!this.disposed) this.setHtml(null);
-      return;
-    }
-    this.latest = message;
-    this.setHtml(message);
+    const outcome = await this.computeNewest(() => this.compute());
+    // Superseded: the page starts without a render and the newer one is posted to it.
+    if (outcome) this.setHtml(outcome.newest ? outcome.message : null);
   }
 
   private setHtml(message: HostMessage | null): void {
-    const webview = this.panel.webview;
-    const root = this.studio.context.extensionUri;
-    this.panel.webview.html = previewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'preview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'preview.css')).toString(),
-      title: this.panel.title,
-      initial: { state: { uri: this.template.toString() }, message },
-    });
+    const initial: InitialData = { state: { uri: this.template.toString() }, message };
+    this.panel.webview.html = webviewPage({ webview: this.panel.webview, extensionUri: this.studio.context.extensionUri, view: 'preview', title: this.panel.title, initial });
   }
 
   schedule(delay?: number): void {
-    if (this.disposed) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
     const ms = delay ?? vscode.workspace.getConfiguration('judgeStudio', this.template).get<number>('preview.delayMs', DEFAULT_DELAY_MS);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.update();
-    }, Math.max(0, ms));
-  }
-
-  private async update(): Promise<void> {
-    const gen = ++this.generation;
-    const message = await this.compute();
-    if (this.disposed || gen !== this.generation) return;
-    this.latest = message;
-    await this.panel.webview.postMessage(message);
+    this.debounce(ms, () => this.refresh(() => this.compute()));
   }
 
   private async compute(): Promise<HostMessage> {
@@ -116,19 +82,7 @@ export class PreviewPanel implements vscode.Disposable {
     }
   }
 
-  private receive(raw: unknown): void {
-    const parsed = webviewMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.studio.log.warn(`preview: ignored a malformed message from the webview (${describeRejection(parsed.error)})`);
-      return;
-    }
-    void this.handle(parsed.data).catch((e: unknown) => {
-      this.studio.log.error(`preview: ${parsed.data.type} failed`, e);
-      void vscode.window.showErrorMessage(`Judge Studio preview: ${(e as Error).message}`);
-    });
-  }
-
-  private async handle(m: WebviewMessage): Promise<void> {
+  protected override async handle(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
         // The page may have loaded after a newer render was posted; send the newest again.
@@ -152,15 +106,6 @@ export class PreviewPanel implements vscode.Disposable {
         return;
       }
     }
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
-    this.onDisposed(this);
   }
 }
 

@@ -2,7 +2,6 @@
 // and the run-history side panel.
 import * as vscode from 'vscode';
 import { runStateSchema } from '../../protocol/run';
-import { Samples } from '../preview/datasets';
 import { registerSidebar } from '../sidebar';
 import { isJudgeDocument, type Studio } from '../studio';
 import { runBatch } from './batch';
@@ -18,10 +17,9 @@ const HINT = 'Judge Studio: select a response, put the cursor on a JSONL line, o
 
 export function registerRun(studio: Studio): void {
   const history = new History(studio);
-  const samples = new Samples(studio);
-  const chooser = new SampleChooser(studio, samples);
+  const chooser = new SampleChooser(studio, studio.samples);
   const controller = new RunController(studio, history);
-  studio.push(history, samples, chooser, controller);
+  studio.push(history, chooser, controller);
   registerSidebar(studio, history);
 
   const run = async (request: RunRequest | undefined) => (request ? controller.run(request) : undefined);

@@ -1,11 +1,9 @@
 // The run view's webview panel: one panel, reused by every run. It shows the newest view, answers
 // the page's typed messages and never lets page text reach the DOM as HTML (see src/webview/run.ts).
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { describeRejection, webviewMessageSchema, type HostMessage, type RunView, type WebviewMessage } from '../../protocol/run';
-import { webviewOptions } from '../preview/panel';
+import { webviewMessageSchema, type HostMessage, type InitialData, type RunView, type WebviewMessage } from '../../protocol/run';
 import type { Studio } from '../studio';
-import { runHtml } from './html';
+import { messageReceiver, webviewOptions, webviewPage } from '../webview/page';
 
 export const RUN_VIEW_TYPE = 'judgeStudio.run';
 
@@ -31,7 +29,7 @@ export class RunPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(studio.context.extensionUri, 'media', 'judge-studio.svg');
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
+      panel.webview.onDidReceiveMessage(messageReceiver('run view', webviewMessageSchema, studio.log, (m) => this.handle(m))),
     );
   }
 
@@ -63,16 +61,8 @@ export class RunPanel implements vscode.Disposable {
   }
 
   private setHtml(view: RunView): void {
-    const webview = this.panel.webview;
-    const root = this.studio.context.extensionUri;
-    webview.html = runHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'run.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'run.css')).toString(),
-      title: this.panel.title,
-      initial: { state: { id: view.id }, view },
-    });
+    const initial: InitialData = { state: { id: view.id }, view };
+    this.panel.webview.html = webviewPage({ webview: this.panel.webview, extensionUri: this.studio.context.extensionUri, view: 'run', title: this.panel.title, initial });
   }
 
   private async post(message: HostMessage): Promise<void> {
@@ -81,18 +71,6 @@ export class RunPanel implements vscode.Disposable {
     } catch (e) {
       this.studio.log.warn('run view: a message to the page failed', e);
     }
-  }
-
-  private receive(raw: unknown): void {
-    const parsed = webviewMessageSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.studio.log.warn(`run view: ignored a malformed message from the webview (${describeRejection(parsed.error)})`);
-      return;
-    }
-    void this.handle(parsed.data).catch((e: unknown) => {
-      this.studio.log.error(`run view: ${parsed.data.type} failed`, e);
-      void vscode.window.showErrorMessage(`Judge Studio run view: ${(e as Error).message}`);
-    });
   }
 
   private async handle(m: WebviewMessage): Promise<void> {

@@ -4,8 +4,7 @@
 import * as vscode from 'vscode';
 import { isSkip, parseDataset, type DatasetRecord } from '../../core/dataset';
 import { pairFields, pairStyle, usedFields } from '../../core/template';
-import type { Samples } from '../preview/datasets';
-import { rowSummary } from '../preview/rows';
+import { chooseRow, exists, type Samples } from '../preview/datasets';
 import { isJudgeDocument, type Studio } from '../studio';
 import type { RunRequest } from './controller';
 import { decodeSelectedValue, sampleFromSelection } from './model/selection';
@@ -60,27 +59,11 @@ export class SampleChooser implements vscode.Disposable {
     if (!sample.dataset) return undefined;
     let row = opts.row ?? (opts.current ? sample.info.row : undefined);
     if (row === undefined) {
-      type Item = vscode.QuickPickItem & { row: number };
-      const items: Item[] = sample.items.map((item) => ({
-        label: `Row ${item.row}`,
-        description: isSkip(item) ? '$(warning) unreadable' : rowSummary(item.record),
-        row: item.row,
-      }));
-      if (!items.length) {
+      if (!sample.items.length) {
         void vscode.window.showWarningMessage(`Judge Studio: ${sample.info.dataset} has no rows to judge.`);
         return undefined;
       }
-      const qp = vscode.window.createQuickPick<Item>();
-      qp.title = `Judge which row of ${sample.info.dataset}?`;
-      qp.items = items;
-      qp.matchOnDescription = true;
-      qp.activeItems = items.filter((i) => i.row === sample.info.row);
-      row = await new Promise<number | undefined>((resolve) => {
-        qp.onDidAccept(() => resolve(qp.selectedItems[0]?.row));
-        qp.onDidHide(() => resolve(undefined));
-        qp.show();
-      });
-      qp.dispose();
+      row = await chooseRow(sample, `Judge which row of ${sample.info.dataset}?`);
       if (row === undefined) return undefined;
       // The preview follows the row that was judged.
       await this.studio.setSelection(template, { dataset: sample.dataset.toString(), row });
@@ -171,14 +154,5 @@ export class SampleChooser implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
-  }
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
   }
 }
