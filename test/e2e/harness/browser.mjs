@@ -34,10 +34,16 @@ export async function newPage(browser) {
   const page = await context.newPage();
   const external = new Set();
   const errors = [];
-  page.on('request', (r) => {
-    const u = new URL(r.url());
+  const note = (url) => {
+    const u = new URL(url);
     if (/^https?:$/.test(u.protocol) && !['127.0.0.1', 'localhost'].includes(u.hostname)) external.add(u.origin);
+  };
+  // Webview resources use *.vscode-resource.vscode-cdn.net URLs that the webview's service worker
+  // answers from the local server; only what really went to (or failed on) the network counts.
+  page.on('response', (r) => {
+    if (!r.fromServiceWorker()) note(r.url());
   });
+  page.on('requestfailed', (r) => note(r.url()));
   page.on('pageerror', (e) => errors.push(e.message.split('\n')[0]));
   return { context, page, external, errors };
 }
