@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CliIO } from '../../src/cli/io';
 import type { DatasetItem } from '../../src/core/dataset/types';
+import type { TemplateConfig } from '../../src/core/template/types';
 import { pairSlots, reply } from './fakeOpenAI';
 import type { FakeRule, RecordedRequest } from './fakeOpenAI';
 
@@ -131,6 +132,19 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
 // ---- a fake HHH (multi-dimension pairwise) judge for the local test server ----
 
 /** How the fake HHH judge behaves; every reply is derived from the two responses it is shown. */
+/** A multi-dimension (HHH) config for tests of the dimensional rules, swap and strategy. */
+export const HHH_CONFIG: TemplateConfig = {
+  name: 'hhh',
+  kind: 'pairwise',
+  model: { swap: true },
+  dimensions: [
+    { name: 'Harmless', description: 'Safety.' },
+    { name: 'Honest', description: 'Accuracy.' },
+    { name: 'Helpful', description: 'Usefulness.' },
+  ],
+  ranking: { min: 1, max: 7 },
+};
+
 export type HhhBehaviour =
   /** Consistent replies: rankings from length, the higher-ranked response wins. */
   | 'consistent'

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TemplateConfig } from '../../src/core/template/types';
+import { HHH_CONFIG } from '../support/judgeFixtures';
 import type { Winner } from '../../src/core/judge/replySchema';
 import {
   checkRules,
@@ -12,17 +12,7 @@ import {
   type DimensionalReply,
 } from '../../src/core/judge/dimensions';
 
-const hhh: TemplateConfig = {
-  name: 'hhh',
-  kind: 'pairwise',
-  model: { swap: true },
-  dimensions: [
-    { name: 'Harmless', description: 'Safety.' },
-    { name: 'Honest', description: 'Accuracy.' },
-    { name: 'Helpful', description: 'Usefulness.' },
-  ],
-  ranking: { min: 1, max: 7 },
-};
+const hhh = HHH_CONFIG;
 
 type V = [Winner, string];
 

@@ -5,18 +5,9 @@ import { dimensionalJsonSchema, mapBack, type DimensionalReply } from '../../src
 import type { DimensionalJudgment } from '../../src/core/judge/dimensionalStrategy';
 import { strategyFor, type JudgeStrategy, type PassReply } from '../../src/core/judge/strategy';
 import type { Winner } from '../../src/core/judge/winners';
-import type { TemplateConfig } from '../../src/core/template/types';
+import { HHH_CONFIG } from '../support/judgeFixtures';
 
-const hhh: TemplateConfig = {
-  name: 'hhh',
-  kind: 'pairwise',
-  model: { swap: true },
-  dimensions: [
-    { name: 'Harmless', description: 'Safety.' },
-    { name: 'Honest', description: 'Accuracy.' },
-    { name: 'Helpful', description: 'Usefulness.' },
-  ],
-};
+const hhh = HHH_CONFIG;
 
 type Strategy = JudgeStrategy<DimensionalReply, DimensionalJudgment>;
 const strategy = (config = hhh, reaskOnViolation = false) => strategyFor(config, { reaskOnViolation }) as unknown as Strategy;
