@@ -72,11 +72,14 @@ describe('merging two passes', () => {
     assert.equal(merged.ranking_b, 2.5);
   });
 
-  it('rates a consistent verdict by the share of dimension winners that also survive the swap', () => {
+  it('reports the share of dimension winners that survive the swap as dimension_agreement, not as confidence', () => {
     const allAgree = reply([['A', 'better'], ['A', 'better'], ['B', 'better']], [6, 3], ['A', 'better']);
     const twoOfThree = reply([['A', 'better'], ['A', 'better'], ['A', 'better']], [6, 3], ['A', 'better']);
-    assert.equal(mergePasses(p1, allAgree, hhh).confidence, 1);
-    assert.equal(mergePasses(p1, twoOfThree, hhh).confidence, 0.833333);
+    assert.equal(mergePasses(p1, allAgree, hhh).dimension_agreement, 1);
+    assert.equal(mergePasses(p1, twoOfThree, hhh).dimension_agreement, 0.666667);
+    // The reply states no confidence, so a consistent verdict has none (seed 3's rule), whatever the dimensions did.
+    assert.equal(mergePasses(p1, allAgree, hhh).confidence, null);
+    assert.equal(mergePasses(p1, undefined, hhh).dimension_agreement, null);
   });
 
   it('turns different winners into a TIE that is "about the same", with confidence 0.5', () => {
@@ -101,12 +104,22 @@ describe('merging two passes', () => {
   it('keeps a TIE both passes agree on as consistent', () => {
     const tie = reply([same, same, same], [5, 5], same);
     const merged = mergePasses(tie, tie, hhh);
-    assert.deepEqual([merged.winner, merged.degree, merged.position_consistent, merged.confidence], ['TIE', 'about the same', true, 1]);
+    assert.deepEqual([merged.winner, merged.degree, merged.position_consistent, merged.confidence], ['TIE', 'about the same', true, null]);
   });
 
-  it('never gives an agreed winner the degree "about the same"', () => {
+  it('never reports a degree that neither pass gave: "about the same" twice stays "about the same"', () => {
     const weak = reply([['A', 'better'], same, same], [4, 4], ['A', 'about the same']);
-    assert.equal(mergePasses(p1, weak, hhh).degree, 'slightly better');
+    assert.equal(mergePasses(weak, weak, hhh).degree, 'about the same');
+    assert.equal(mergePasses(p1, weak, hhh).degree, 'about the same');
+  });
+
+  it('reports the weaker degree, one a pass gave, when the passes agree on the winner but not the degree', () => {
+    const strong = reply([['A', 'better'], same, same], [7, 1], ['A', 'significantly better']);
+    for (const [a, b] of [[p1, strong], [strong, p1]] as const) {
+      const merged = mergePasses(a, b, hhh);
+      assert.equal(merged.degree, 'better');
+      assert.ok([a.overall.degree, b.overall.degree].includes(merged.degree));
+    }
   });
 
   it('reports each dimension per pass and merges it by the same swap rule', () => {
@@ -191,6 +204,7 @@ describe('result columns', () => {
     assert.deepEqual(Object.keys(cols).sort(), [
       'hhh/confidence',
       'hhh/degree',
+      'hhh/dimension_agreement',
       'hhh/dimensions',
       'hhh/justification',
       'hhh/pairwise_choice',

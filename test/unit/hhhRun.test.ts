@@ -94,7 +94,8 @@ describe('HHH example end to end', () => {
       assert.equal(line['hhh/pairwise_choice'], expectedWinner(row));
       assert.deepEqual(violationsOf(line), []);
       assert.equal(line['hhh/position_consistent'], true);
-      assert.equal(line['hhh/confidence'], 1, 'every dimension held across the swap');
+      assert.equal(line['hhh/dimension_agreement'], 1, 'every dimension held across the swap');
+      assert.equal(line['hhh/confidence'], null, 'the HHH reply states no confidence');
       assert.equal(line['hhh/model'], 'm');
       assert.ok('hhh/human_pairwise_choice' in line, 'the human label travels with the row');
       const passes = passesOf(line);

@@ -43,6 +43,7 @@ const COLUMNS = [
   'rule_violations',
   'justification',
   'confidence',
+  'dimension_agreement',
   'position_consistent',
   'passes',
 ];
@@ -107,7 +108,8 @@ describe('the multi-dimension judge strategy', () => {
     const s = strategy();
     const extra = { ...reply('A', 6, 3), severity: 'low', degree: 'bogus' };
     const columns = s.columns([s.merge([{ order: 'AB', reply: extra }, { order: 'BA', reply: reply('A', 6, 3) }])], 1);
-    assert.equal(columns.severity, 'low');
+    assert.deepEqual(columns.extra, { severity: 'low', degree: 'bogus' }, 'extra reply fields go under one column, never beside the verdict');
+    assert.equal(columns.severity, undefined);
     assert.equal(columns.degree, 'better');
   });
 
@@ -119,7 +121,8 @@ describe('the multi-dimension judge strategy', () => {
       s.merge(passes(s, reply('B', 3, 4, 'slightly better'), reply('B', 3, 6, 'slightly better'))), // pass 2 gap 3 breaks ranking-gap
     ];
     const columns = s.columns(judgments, 3);
-    assert.deepEqual([columns.pairwise_choice, columns.degree, columns.confidence, columns.samples], ['A', 'better', 0.666667, ['A', 'A', 'B']]);
+    assert.deepEqual([columns.pairwise_choice, columns.degree, columns.confidence, columns.samples], ['A', 'better', null, ['A', 'A', 'B']]);
+    assert.deepEqual([columns.sample_agreement, columns.flip_rate], [0.666667, 0.333333]);
     assert.deepEqual([columns.ranking_a, columns.ranking_b], [(6 + 6 + 3) / 3, (3 + 3 + 5) / 3].map((x) => Math.round(x * 1e6) / 1e6));
     const violations = columns.rule_violations as { sample: number; pass: number; rule: string }[];
     assert.deepEqual(violations.map((v) => [v.sample, v.pass, v.rule]), [[3, 2, 'ranking-gap']]);

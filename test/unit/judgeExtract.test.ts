@@ -80,8 +80,11 @@ describe('extractJson', () => {
     });
   });
 
-  it('falls back to JSON inside the reasoning when the answer has none', () => {
-    assert.deepEqual(value('<think>{"score": 2, "justification": "j"}</think>\nI am done.'), { score: 2, justification: 'j' });
+  it('never takes JSON inside a reasoning block as the verdict', () => {
+    assert.deepEqual(extractJson('<think>{"score": 2, "justification": "j"}</think>\nI am done.'), { ok: false, error: 'the reply contains no JSON object' });
+    assert.deepEqual(value('<think>maybe {"score": 1, "justification": "x"}</think> {"score": 4, "justification": "y"}'), { score: 4, justification: 'y' });
+    assert.equal(extractJson('{"score": 5, "justification": "draft"} <think>no, {"score": 1}').ok, true, 'text before an unclosed block stands');
+    assert.equal(extractJson('<think>{"score": 5, "justification": "cut off mid-thought"}').ok, false);
   });
 
   it('leaves a value with the wrong type as it is for validation to reject', () => {
@@ -106,7 +109,7 @@ describe('extractJson', () => {
 });
 
 describe('stripThinking', () => {
-  it('removes several leading reasoning blocks and keeps the rest verbatim', () => {
-    assert.equal(stripThinking('<think>a</think><reasoning>b</reasoning>\nanswer <think>kept</think>'), '\nanswer <think>kept</think>');
+  it('removes every reasoning block, wherever it stands, and keeps the rest verbatim', () => {
+    assert.equal(stripThinking('<think>a</think><reasoning>b</reasoning>\nanswer <think>inner</think> end'), '\nanswer  end');
   });
 });

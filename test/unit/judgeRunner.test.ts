@@ -1,3 +1,4 @@
+import { rowKey } from '../../src/core/results/keys';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,16 +56,20 @@ describe('judge engine', () => {
       { id: 'b', prompt: 'p2', response: 'r2' },
     ]);
     assert.equal(lines.length, 2);
+    const judge = prepared(POINTWISE);
     assert.deepEqual(byRow().get(1), {
       id: 'a',
       prompt: 'p1',
       response: 'r1',
       _row: 1,
+      _key: rowKey({ prompt: 'p1', response: 'r1' }, ['prompt', 'response']),
       'quality/score': 4,
       'quality/justification': 'fine',
       'quality/confidence': null,
       'quality/model': 'm-2025',
+      'quality/template_hash': judge.templateHash,
     });
+    assert.match(judge.templateHash, /^[0-9a-f]{12}$/);
     assert.deepEqual([stats.ok, stats.failed, stats.calls], [2, 0, 2]);
     assert.equal(stats.usage.totalTokens > 0, true);
   });

@@ -76,11 +76,14 @@ describe('position swap rule', () => {
     assert.equal(cols.position_consistent, null);
   });
 
-  it('takes the majority winner over samples and reports the agreement as confidence', () => {
+  it('takes the majority winner over samples; confidence keeps the judge\'s stated meaning, agreement has its own column', () => {
     const j = (w: PairwiseReply['winner']) => mergeSwap([pass('AB', w, 0.9), pass('BA', w, 0.7)]);
     const cols = strategy.columns([j('A'), j('B'), j('A')], 3);
     assert.equal(cols.pairwise_choice, 'A');
-    assert.equal(cols.confidence, 0.666667);
+    assert.equal(cols.confidence, 0.8, 'the mean stated confidence of the samples that gave the verdict');
+    assert.equal(cols.sample_agreement, 0.666667);
+    assert.equal(cols.flip_rate, 0.333333);
+    assert.equal(strategy.columns([j('A'), j('B')], 2).confidence, 0.5, 'a split vote no sample gave is 0.5');
     assert.deepEqual(cols.samples, ['A', 'B', 'A']);
     assert.equal((cols.passes as unknown[]).length, 6);
   });
@@ -91,7 +94,7 @@ describe('pointwise columns', () => {
 
   it('reports a single judgment with a null confidence and keeps extra reply fields', () => {
     const cols = strategy.columns([strategy.merge([{ order: 'AB', reply: { justification: 'j', score: 4, evidence: ['e'] } }])], 1);
-    assert.deepEqual(cols, { evidence: ['e'], score: 4, justification: 'j', confidence: null });
+    assert.deepEqual(cols, { extra: { evidence: ['e'] }, score: 4, justification: 'j', confidence: null });
   });
 
   it('reports the majority score, the mean and the agreement over samples', () => {
@@ -100,6 +103,8 @@ describe('pointwise columns', () => {
     assert.equal(cols.score, 4);
     assert.equal(cols.score_mean, 3.333333);
     assert.equal(cols.confidence, 0.666667);
+    assert.equal(cols.flip_rate, 0.333333);
+    assert.equal(cols.score_sd, 0.942809);
     assert.equal(cols.justification, 's4');
   });
 
@@ -112,9 +117,11 @@ describe('pointwise columns', () => {
 });
 
 describe('majority helpers', () => {
-  it('breaks a score tie toward the mean, then the lower score', () => {
+  it('breaks a score tie toward the mean, then toward the score sampled first: never by direction', () => {
     assert.equal(majorityScore([1, 1, 4, 4, 3]), 4);
     assert.equal(majorityScore([2, 4]), 2);
+    assert.equal(majorityScore([4, 2]), 4);
+    assert.equal(majorityScore([5, 1, 1, 5]), 5);
   });
 
   it('calls a split winner vote a TIE', () => {

@@ -1,3 +1,4 @@
+import { templateHash } from '../../src/core/results/keys';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -181,7 +182,8 @@ describe('judge-studio run', () => {
     const records = Array.from({ length: 5 }, (_, i) => ({ prompt: 'q', response: `r${i + 1}` }));
     const data = writeJsonl(path.join(dir, 'd.jsonl'), records);
     const out = path.join(dir, 'r.jsonl');
-    fs.writeFileSync(out, `${JSON.stringify({ ...records[1], _row: 2, 'helpfulness/score': 5 })}\n{"_row": 4, "helpf`);
+    const hash = templateHash(fs.readFileSync(path.join(EXAMPLES, 'helpfulness.judge'), 'utf8'));
+    fs.writeFileSync(out, `${JSON.stringify({ ...records[1], _row: 2, 'helpfulness/score': 5, 'helpfulness/template_hash': hash })}\n{"_row": 4, "helpf`);
     const { code, io } = await run([path.join(EXAMPLES, 'helpfulness.judge'), '--data', data, ...base(), '--out', out, '--resume', '--no-cache']);
     assert.equal(code, EXIT_OK, io.err);
     assert.match(io.err, /cut off mid-write/);

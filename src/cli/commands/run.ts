@@ -4,15 +4,15 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatOf, readDataset } from '../../core/dataset';
-import { isSkip } from '../../core/dataset/types';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
 import { dryRun } from '../../core/judge/dryRun';
 import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
 import { isDimensional } from '../../core/judge/dimensions';
 import { judgeFromTemplate } from '../../core/judge/prepare';
-import { ResultsWriter, scanResults } from '../../core/judge/results';
+import { scanResults } from '../../core/judge/results';
+import { checkEndpoint, endpointScope, redactUrl } from '../../core/judge/endpoint';
+import { PipelineError, resumeHint, runPipeline } from '../../core/judge/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/retry';
-import { inRange, runJudge } from '../../core/judge/runner';
 import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
 import { strategyFor } from '../../core/judge/strategy';
@@ -45,8 +45,14 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
                            one still breaks are reported. Without it violations are only reported.
   --out FILE               results JSONL (default <metric>.results.jsonl); an existing file is
                            never replaced silently: use --resume or --overwrite
-  --resume                 keep the rows already in --out and judge only the rest
+  --resume                 keep the rows already judged in --out; judge the rest and the failed ones
+                           again (the last line per row stands). Refuses a file of another metric or
+                           template version
+  --allow-template-change  with --resume: continue a file written by another version of the template
   --overwrite              start an existing --out file again (its rows are lost)
+  --max-outage DURATION    how long the run waits, paused, while the endpoint keeps failing (429, 5xx,
+                           timeouts, network) before it stops as interrupted (default 10m; 90s, 1h)
+  --allow-insecure-http    send the API key over plain http to a host that is not this machine
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
@@ -54,11 +60,15 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --dry-run                render every row, print the request count and a token estimate, call nothing
   --json                   print the final summary as JSON on stdout
 
-Each results line is the input row plus "_row" (its 1-based row number) and "<metric>/…" columns.
+Each results line is the input row plus "_row" (its 1-based row number), "_key" (the row's identity)
+and "<metric>/…" columns, with "<metric>/template_hash"; a failed row has "<metric>/error" and
+"<metric>/error_kind" (rate-limit, server, timeout, network, auth, bad-request, invalid-reply, render,
+cancelled, internal). Reply fields beyond the schema go under "<metric>/extra".
 A template with dimensions (e.g. HHH) also gets "<metric>/rule_violations": a reply that breaks a
 consistency rule is not a parse failure, so its verdict stands and the row counts as judged.
 Unreadable dataset records are reported on stderr and skipped; they get no results line.
-Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 bad usage or input.
+Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 bad usage or input
+(also when no selected record could be read).
 `;
 
 const OPTIONS = {
@@ -78,7 +88,10 @@ const OPTIONS = {
   'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
   resume: { type: 'boolean' },
+  'allow-template-change': { type: 'boolean' },
   overwrite: { type: 'boolean' },
+  'max-outage': { type: 'string' },
+  'allow-insecure-http': { type: 'boolean' },
   'no-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
   price: { type: 'string' },
@@ -106,6 +119,9 @@ export const runCommand: Command = async (args, io) => {
   const structured = parseStructured(v.structured);
   const headers = parseHeaders(v.header ?? []);
   const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
+  const maxOutageMs = v['max-outage'] !== undefined ? parseDuration(v['max-outage'], '--max-outage') : undefined;
+  if (v.resume && v.overwrite) throw new UsageError('--resume and --overwrite contradict each other; pick one');
+  if (v['allow-template-change'] && !v.resume) throw new UsageError('--allow-template-change goes with --resume');
   const log = (m: string) => io.stderr(`judge-studio run: ${m}\n`);
 
   const templateFile = positionals[0]!;
@@ -125,9 +141,18 @@ export const runCommand: Command = async (args, io) => {
   const model = v.model ?? config.model.name;
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
-  checkUrl(baseURL);
-  // A cached answer never gets the follow-up, so runs with and without it must not share entries.
-  const cacheScope = reask ? `${baseURL}#reask-on-violation` : baseURL;
+  const shownURL = redactUrl(baseURL);
+  const urlCheck = checkEndpoint(baseURL, { sendsCredentials: false });
+  if (!urlCheck.ok) throw new UsageError(urlCheck.message);
+  // Every request-shaping setting is in the scope; a cached answer never gets the follow-up, so runs
+  // with and without it must not share entries either.
+  const cacheScope = endpointScope({
+    baseURL,
+    headers,
+    ...(v.org !== undefined ? { organization: v.org } : {}),
+    ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}),
+    ...(reask ? { variant: 'reask-on-violation' } : {}),
+  });
   if (samples > 1 && (config.model.temperature ?? 1) === 0) {
     log(`--samples ${samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
   }
@@ -143,18 +168,16 @@ export const runCommand: Command = async (args, io) => {
   const outFile = path.resolve(io.cwd, v.out ?? `${metric}.results.jsonl`);
   const outName = path.relative(io.cwd, outFile) || outFile;
 
-  let done: Set<number> | undefined;
-  if (v.resume) {
-    const scan = await scanResults(outFile);
-    scan.warnings.forEach(log);
-    done = scan.done;
-    if (scan.lines > 0) log(`resuming: ${scan.done.size} row(s) already in ${outName} are kept`);
-  }
   const datasetLog = (m: string) => log(`${v.data}: ${m}`);
   const signalOpt = io.signal ? { signal: io.signal } : {};
-  const selection = { ...(rows ? { rows } : {}), ...(done ? { done } : {}), ...(cache ? { cache } : {}) };
 
   if (v['dry-run']) {
+    let done: Set<number> | undefined;
+    if (v.resume) {
+      const scan = await scanResults(outFile, { metric });
+      scan.warnings.forEach(log);
+      done = scan.done;
+    }
     const report = await dryRun({
       judge,
       settings,
@@ -162,9 +185,11 @@ export const runCommand: Command = async (args, io) => {
       cacheScope,
       log: datasetLog,
       items: readDataset(dataFile, signalOpt),
-      ...selection,
+      ...(rows ? { rows } : {}),
+      ...(done ? { done } : {}),
+      ...(cache ? { cache } : {}),
     });
-    const meta = { model, baseURL, prices };
+    const meta = { model, baseURL: shownURL, prices };
     io.stderr(`${dryRunLines(report, meta).join('\n')}\n`);
     if (v.json) io.stdout(`${JSON.stringify(dryRunJson(report, meta), null, 2)}\n`);
     return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
@@ -172,48 +197,60 @@ export const runCommand: Command = async (args, io) => {
 
   const client = makeClient(v, { baseURL, timeoutMs, headers, log, io });
   const stats = new RunStats();
-  stats.total = await countRows(dataFile, rows, done);
-  const existing = await fs.stat(outFile).then((s) => s.size, () => 0);
-  // Results are data users keep: an existing file is continued (--resume) or, only when asked, replaced.
-  if (!v.resume && existing > 0) {
-    if (!v.overwrite) throw new UsageError(`${outName} already holds results; pass --resume to continue it, --overwrite to start it again, or choose another --out`);
-    log(`--overwrite: starting ${outName} again`);
-  }
-  const writer = new ResultsWriter(outFile, !v.resume);
-  log(`judging ${stats.total} row(s) of ${v.data} with ${model} at ${baseURL} → ${outName}`);
+  const mode = v.resume ? 'resume' : v.overwrite ? 'overwrite' : 'new';
+  if (mode === 'overwrite' && (await fs.stat(outFile).then((s) => s.size > 0, () => false))) log(`--overwrite: starting ${outName} again`);
   const timer = setInterval(() => io.stderr(`${stats.progressLine()}\n`), Number(io.env.JUDGE_STUDIO_PROGRESS_MS) || PROGRESS_MS);
   timer.unref();
-  let interrupted: boolean;
+  const outageBaseMs = Number(io.env.JUDGE_STUDIO_OUTAGE_BASE_MS) || undefined; // tests shorten the pause
+  let result;
   try {
-    ({ interrupted } = await runJudge({
+    result = await runPipeline({
       judge,
       client,
       settings,
+      dataFile,
+      outFile,
+      mode,
+      allowTemplateChange: v['allow-template-change'] === true,
       samples,
       concurrency,
       stats,
       log,
       cacheScope,
-      onSkip: (skip) => datasetLog(skip.error),
       retry: { ...DEFAULT_RETRY, retries },
-      items: readDataset(dataFile, signalOpt),
-      write: (line) => writer.write(line),
-      ...selection,
+      outage: { ...(maxOutageMs !== undefined ? { maxOutageMs } : {}), ...(outageBaseMs ? { baseDelayMs: outageBaseMs, maxDelayMs: outageBaseMs * 4 } : {}) },
+      onSkip: (skip) => datasetLog(skip.error),
+      onStart: (s, scan) => {
+        if (scan && scan.lines > 0) log(`resuming: ${scan.done.size} judged row(s) in ${outName} are kept, ${scan.failed.size} failed row(s) will be judged again`);
+        log(`judging ${s.total} row(s) of ${v.data} with ${model} at ${shownURL} → ${outName}`);
+      },
+      ...(rows ? { rows } : {}),
+      ...(cache ? { cache } : {}),
       ...signalOpt,
-    }));
+    });
   } catch (e) {
+    if (e instanceof PipelineError) {
+      if (e.code === 'results-exist') throw new UsageError(`${outName} already holds results; pass --resume to continue it, --overwrite to start it again, or choose another --out`);
+      io.stderr(`judge-studio run: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
     if (e instanceof JudgeError || !(e instanceof Error)) throw e;
     io.stderr(`judge-studio run: ${e.message}\n`);
     return EXIT_USAGE;
   } finally {
     clearInterval(timer);
-    writer.close();
   }
   io.stderr(`${stats.progressLine()}\n`);
-  const meta = { model, baseURL, prices, metric, interrupted, out: outName, cacheDir: cache ? cacheDir : null };
+  const meta = { model, baseURL: shownURL, prices, metric, interrupted: result.interrupted, stop: result.stop, out: outName, cacheDir: cache ? cacheDir : null };
   io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
+  const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data} --out ${outName}`);
+  if (hint) log(hint);
   if (v.json) io.stdout(`${JSON.stringify(summaryJson(stats, meta), null, 2)}\n`);
-  return interrupted || stats.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+  if (result.nothingRead) {
+    log(`${v.data}: ${result.nothingRead}`);
+    return EXIT_USAGE;
+  }
+  return result.interrupted || stats.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
 };
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
@@ -236,6 +273,9 @@ function makeClient(
         'which local servers (Ollama, vLLM, LM Studio, llama.cpp) accept',
     );
   }
+  const sendsCredentials = apiKey !== undefined || Object.keys(c.headers).some((h) => /^(authorization|api-key|x-api-key|proxy-authorization)$/i.test(h));
+  const check = checkEndpoint(c.baseURL, { sendsCredentials, allowInsecureHttp: v['allow-insecure-http'] === true });
+  if (!check.ok) throw new UsageError(check.message);
   try {
     return new OpenAICompatibleClient({
       baseURL: c.baseURL,
@@ -312,26 +352,10 @@ async function checkDataset(cwd: string, data: string): Promise<string> {
   return file;
 }
 
-function checkUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`--base-url "${url}" is not a URL (e.g. http://localhost:11434/v1)`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, got "${url}"`);
-}
-
-/** Rows this run will judge, for the progress total (a streaming pass; memory stays flat). */
-async function countRows(file: string, rows: RowRange | undefined, done: ReadonlySet<number> | undefined): Promise<number> {
-  let n = 0;
-  try {
-    for await (const item of readDataset(file)) {
-      if (rows?.to !== undefined && item.row > rows.to) break;
-      if (inRange(item.row, rows) && !isSkip(item) && !done?.has(item.row)) n++;
-    }
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-  return n;
+/** `90s`, `10m`, `1h` or a number of seconds, as milliseconds. */
+function parseDuration(text: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  if (!m) throw new UsageError(`${flag} takes a duration such as 90s, 10m or 1h, got "${text}"`);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(m[1]) * unit);
 }

@@ -19,8 +19,9 @@ import {
   type RuleViolation,
   type SupersededReply,
 } from './dimensions';
-import { agreement, majorityWinner, repairInstruction } from './strategy';
-import type { JudgeStrategy, PassOrder, PassReply } from './strategy';
+import { extraColumn, repairInstruction } from './strategyTypes';
+import type { JudgeStrategy, PassOrder, PassReply } from './strategyTypes';
+import { agreement, flipRate, majorityWinner, mean, round6 } from './votes';
 
 export interface DimensionalOptions {
   /** Send one follow-up quoting the broken rules when a reply breaks any (`--reask-on-violation`). */
@@ -38,7 +39,6 @@ export interface DimensionalJudgment {
 }
 
 const REPLY_KEYS = ['justification', 'dimensions', 'ranking', 'deflection', 'overall'];
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 function passOf(order: PassOrder): 1 | 2 {
   return order === 'AB' ? 1 : 2;
@@ -80,11 +80,14 @@ export function dimensionalStrategy(
         merged: mergePasses(first.reply, second?.reply, config),
         violations: passes.flatMap((p) => violationsOf(p.reply, p.order, config)),
         superseded: supersededOf(passes, config),
-        extras: Object.fromEntries(Object.entries(first.reply).filter(([k]) => !REPLY_KEYS.includes(k))),
+        extras: extraColumn(first.reply, REPLY_KEYS).extra ?? {},
       };
     },
     columns(judgments, samples) {
-      const one = (j: DimensionalJudgment) => ({ ...j.extras, ...dimensionalColumnValues(j.merged, j.violations, j.superseded) });
+      const one = (j: DimensionalJudgment) => ({
+        ...dimensionalColumnValues(j.merged, j.violations, j.superseded),
+        ...(Object.keys(j.extras).length > 0 ? { extra: j.extras } : {}),
+      });
       if (samples <= 1) return one(judgments[0]!);
       // Several samples: the majority winner; the details (dimensions, passes' texts) come from the
       // first sample that gave it, rankings are the mean over every sample.
@@ -92,7 +95,9 @@ export function dimensionalStrategy(
       const winner = majorityWinner(winners);
       const chosen = judgments.find((j) => j.merged.winner === winner);
       const consistency = judgments.map((j) => j.merged.position_consistent);
-      const mean = (pick: (m: MergedVerdict) => number) => round(judgments.reduce((s, j) => s + pick(j.merged), 0) / judgments.length);
+      const meanOf = (pick: (m: MergedVerdict) => number) => round6(mean(judgments.map((j) => pick(j.merged))));
+      const agreeing = judgments.filter((j) => j.merged.winner === winner);
+      const stated = agreeing.map((j) => j.merged.confidence).filter((c): c is number => c !== null);
       const dimensional = (each: (j: DimensionalJudgment) => Record<string, unknown>[]) =>
         judgments.flatMap((j, i) => each(j).map((entry) => ({ sample: i + 1, ...entry })));
       return {
@@ -100,9 +105,12 @@ export function dimensionalStrategy(
         pairwise_choice: winner,
         // A split vote is a TIE that no sample may have said; a TIE is always the first degree.
         degree: chosen && winner !== 'TIE' ? chosen.merged.degree : none,
-        ranking_a: mean((m) => m.ranking_a),
-        ranking_b: mean((m) => m.ranking_b),
-        confidence: agreement(winners),
+        ranking_a: meanOf((m) => m.ranking_a),
+        ranking_b: meanOf((m) => m.ranking_b),
+        // The pairwise meaning (seed 3): mean of what the verdict's samples give; a split vote is 0.5.
+        confidence: agreeing.length === 0 ? 0.5 : stated.length === agreeing.length ? round6(mean(stated)) : null,
+        sample_agreement: agreement(winners),
+        flip_rate: flipRate(winners, winner),
         position_consistent: consistency.includes(null) ? null : consistency.every(Boolean),
         rule_violations: dimensional((j) => j.violations.map((v) => ({ ...v }))),
         passes: dimensional((j) => dimensionalColumnValues(j.merged, j.violations, j.superseded).passes as Record<string, unknown>[]),
@@ -119,6 +127,7 @@ export function dimensionalStrategy(
       rule_violations: null,
       justification: null,
       confidence: null,
+      dimension_agreement: null,
       position_consistent: null,
       passes: finished.map((p) => {
         const pass = passOf(p.order);

@@ -1,7 +1,8 @@
 // Maps whatever the openai SDK (or fetch underneath it) throws to a JudgeError kind, so the batch
 // runner decides about retries from one small vocabulary instead of SDK classes.
 import * as OpenAISDK from 'openai';
-import { JudgeError } from './types';
+import { redactUrl } from './endpoint';
+import { internalError, JudgeError } from './types';
 
 /** Why our own per-request deadline aborted a call (distinguishes it from the user's Ctrl-C). */
 export const TIMEOUT_REASON = 'judge-studio: request timed out';
@@ -40,11 +41,13 @@ export function toJudgeError(e: unknown, ctx: ClassifyContext): JudgeError {
   if (e instanceof OpenAISDK.APIUserAbortError) return new JudgeError('aborted', 'the request was cancelled', { cause: e });
   if (e instanceof OpenAISDK.APIConnectionError) {
     const cause = causeText(e);
-    return new JudgeError('network', `cannot reach ${ctx.baseURL}${cause ? ` (${cause})` : ''}`, { cause: e });
+    return new JudgeError('network', `cannot reach ${redactUrl(ctx.baseURL)}${cause ? ` (${cause})` : ''}`, { cause: e });
   }
   if (e instanceof OpenAISDK.APIError && typeof e.status === 'number') return httpError(e, e.status, ctx);
   if (e instanceof OpenAISDK.OpenAIError) return new JudgeError('config', e.message, { cause: e });
   // A connection dropped while the body was read surfaces as a bare fetch TypeError ("terminated").
+  // Any other exception is a bug of ours: reported as internal, never retried as a network failure.
+  if (!isTransportFailure(e)) return internalError(e);
   const message = e instanceof Error ? e.message : String(e);
   const cause = causeText(e);
   return new JudgeError('network', `the connection failed while reading the reply: ${message}${cause ? ` (${cause})` : ''}`, {
@@ -67,6 +70,17 @@ function httpError(e: OpenAISDK.APIError, status: number, ctx: ClassifyContext):
         ? `; check --base-url (OpenAI-compatible servers usually end in /v1) and that model "${ctx.model}" exists`
         : '';
   return new JudgeError('http', `request rejected (${status}): ${detail}${hint}`, { ...opts, retryable: false });
+}
+
+/** undici's errors for a broken connection: "terminated", "fetch failed", or a cause with a socket code. */
+function isTransportFailure(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (e.name === 'AbortError' || /^(terminated|fetch failed|other side closed)$/i.test(e.message)) return true;
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 4; depth++, c = c.cause) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(UND_ERR_|E[A-Z]+$)/.test(code)) return true;
+  }
+  return false;
 }
 
 function causeText(e: unknown): string {

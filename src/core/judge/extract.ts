@@ -9,14 +9,8 @@ export type Extraction =
 
 /** Finds the judge's JSON in `text`: the whole reply, a ```json (or bare ```) fence, or the first balanced object. */
 export function extractJson(text: string): Extraction {
-  const cleaned = stripThinking(text.replace(/^\uFEFF/, ''));
-  const found = extractFrom(cleaned);
-  // A reply that only has JSON inside its reasoning block is still better than nothing.
-  if (!found.ok && cleaned !== text) {
-    const fallback = extractFrom(text);
-    if (fallback.ok) return fallback;
-  }
-  return found;
+  // JSON inside a reasoning block is the judge thinking aloud, never its verdict.
+  return extractFrom(stripThinking(text.replace(/^\uFEFF/, '')));
 }
 
 function extractFrom(text: string): Extraction {
@@ -43,17 +37,19 @@ function extractFrom(text: string): Extraction {
 }
 
 /**
- * Drops leading reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`), including the
- * variant where the server already removed the opening tag and only `</think>` is left.
+ * Drops reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`) wherever they stand, the
+ * variant where the server already removed the opening tag and only `</think>` is left, and an
+ * unclosed block at the end (a reply cut off mid-thought has no verdict).
  */
 export function stripThinking(text: string): string {
   let rest = text;
-  const open = /^\s*<(think|thinking|reasoning)>[\s\S]*?<\/\1>/i;
-  for (let m = open.exec(rest); m; m = open.exec(rest)) rest = rest.slice(m[0].length);
   const orphan = /<\/(think|thinking|reasoning)>/i.exec(rest);
   if (orphan && !/<(think|thinking|reasoning)>/i.test(rest.slice(0, orphan.index))) {
     rest = rest.slice(orphan.index + orphan[0].length);
   }
+  rest = rest.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '');
+  const unclosed = /<(think|thinking|reasoning)>/i.exec(rest);
+  if (unclosed) rest = rest.slice(0, unclosed.index);
   return rest;
 }
 

@@ -10,8 +10,10 @@ import { callWithRetry } from './retry';
 import type { CallContext } from './retry';
 import type { RunStats } from './stats';
 import type { JudgeStrategy, PassOrder } from './strategy';
-import type { ChatMessage, JudgeErrorKind, JudgeRequest, StructuredOutputMode } from './types';
-import { JudgeError } from './types';
+import type { ErrorKind } from '../results/errorKinds';
+import type { OutageGate } from './outage';
+import type { ChatMessage, JudgeRequest, JudgeResponse, StructuredOutputMode } from './types';
+import { internalError, JudgeError } from './types';
 
 export interface JudgeSettings {
   model: string;
@@ -31,6 +33,22 @@ export interface EngineContext extends CallContext {
   log?: (message: string) => void;
   /** Set after the first failed cache write, so the warning is printed once. */
   cacheWriteFailed?: boolean;
+  /** Pauses the whole run while the endpoint is down (see outage.ts). */
+  outage?: OutageGate;
+}
+
+/** One call with its retries; while the run is in an outage, the call waits and tries again. */
+async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Promise<JudgeResponse> {
+  for (;;) {
+    try {
+      const response = await callWithRetry(request, ctx);
+      ctx.outage?.onSuccess();
+      return response;
+    } catch (e) {
+      if (!(e instanceof JudgeError) || e.kind === 'aborted' || !ctx.outage) throw e;
+      if (!(await ctx.outage.shouldRetry(e, ctx.signal))) throw e;
+    }
+  }
 }
 
 export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string };
@@ -81,7 +99,7 @@ export function requestKey(request: JudgeRequest, sample: number, scope: string)
 
 export type PassOutcome<R> =
   | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R }
-  | { ok: false; kind: JudgeErrorKind | 'invalid-reply'; error: string; rawReplies: string[] };
+  | { ok: false; kind: ErrorKind; error: string; rawReplies: string[] };
 
 /** One pass: the cached answer, or a call plus at most one repair and one strategy follow-up. */
 export async function judgeOnce<R extends Record<string, unknown>>(
@@ -115,7 +133,7 @@ export async function judgeOnce<R extends Record<string, unknown>>(
 
   const raw: string[] = [];
   const ask = async (conversation: ChatMessage[]) => {
-    const res = await callWithRetry({ ...request, messages: conversation }, ctx);
+    const res = await callThroughOutage({ ...request, messages: conversation }, ctx);
     stats.addUsage(res.usage);
     raw.push(res.text);
     return res;
@@ -172,8 +190,8 @@ export async function judgeOnce<R extends Record<string, unknown>>(
     });
     return { ok: true, reply, model: answer.model, cached: false, repaired, ...(superseded ? { superseded: superseded.value } : {}) };
   } catch (e) {
-    const error = e instanceof JudgeError ? e : new JudgeError('network', String(e));
-    return { ok: false, kind: error.kind, error: error.message, rawReplies: raw };
+    const error = e instanceof JudgeError ? e : internalError(e);
+    return { ok: false, kind: error.errorKind, error: error.message, rawReplies: raw };
   }
 }
 

@@ -4,6 +4,7 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
+import { redactUrl } from './endpoint';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenUsage } from './types';
 import { JudgeError } from './types';
 
@@ -58,11 +59,11 @@ export class OpenAICompatibleClient implements JudgeClient {
         apiVersion: options.azureApiVersion,
         ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
       });
-      this.id = `azure:${options.baseURL}`;
+      this.id = `azure:${redactUrl(options.baseURL)}`;
     } else {
       // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
       this.sdk = new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
-      this.id = `openai:${options.baseURL}`;
+      this.id = `openai:${redactUrl(options.baseURL)}`;
     }
   }
 

@@ -7,6 +7,7 @@ import { renderTemplate } from '../template/render';
 import type { RenderOutcome } from '../template/render';
 import type { ParsedTemplate, TemplateConfig } from '../template/types';
 import { validateTemplate } from '../template/validate';
+import { keyFields, templateHash } from '../results/keys';
 import { strategyFor } from './strategy';
 import type { JudgeStrategy, PassOrder } from './strategy';
 
@@ -16,6 +17,10 @@ export interface PreparedJudge {
   /** Prefix of the result columns, e.g. `helpfulness` in `helpfulness/score`. */
   metric: string;
   strategy: JudgeStrategy;
+  /** `m/template_hash`: which version of the template judged a row. */
+  templateHash: string;
+  /** The fields whose values make a row's `_key`. */
+  keyFields: readonly string[];
   render(record: DatasetRecord, order: PassOrder, row?: number): RenderOutcome;
 }
 
@@ -47,6 +52,8 @@ export function judgeFromTemplate(
     config,
     metric: config.name,
     strategy: pickStrategy(config),
+    templateHash: templateHash(template.text),
+    keyFields: keyFields(template),
     render: (record, order, row) => renderTemplate(template, record, { swap: order === 'BA', ...(row !== undefined ? { row } : {}) }),
   };
 }

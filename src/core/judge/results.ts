@@ -6,18 +6,35 @@ import * as readline from 'node:readline';
 import { ROW_KEY } from './row';
 
 export interface ResumeScan {
+  /** Rows whose last line is a judgment (kept by --resume). */
   done: Set<number>;
+  /** Rows whose last line is a failure (judged again by --resume). */
+  failed: Set<number>;
   lines: number;
   /** Notices for stderr (torn last line removed, unreadable lines ignored). */
   warnings: string[];
+  /** Template hashes found in lines of this metric, with their line counts. */
+  hashes: Map<string, number>;
+  /** Lines of this metric without `m/template_hash` (written before it existed). */
+  unhashed: number;
+  /** Results lines that carry no column of this metric (another metric's file). */
+  foreign: number;
+  /** Another metric named by the foreign lines, for the message. */
+  foreignMetric?: string;
+}
+
+export interface ScanOptions {
+  /** The metric this run writes; lines of other metrics are counted as foreign. */
+  metric?: string;
 }
 
 /**
  * Reads an existing results file for --resume. A last line without its newline (a hard kill
- * mid-write) is cut off so appending cannot glue two rows together; that row is judged again.
+ * mid-write, a full disk) is cut off so appending cannot glue two rows together; that row is
+ * judged again. Where a row has several lines, the last one stands.
  */
-export async function scanResults(file: string): Promise<ResumeScan> {
-  const scan: ResumeScan = { done: new Set(), lines: 0, warnings: [] };
+export async function scanResults(file: string, opts: ScanOptions = {}): Promise<ResumeScan> {
+  const scan: ResumeScan = { done: new Set(), failed: new Set(), lines: 0, warnings: [], hashes: new Map(), unhashed: 0, foreign: 0 };
   let size: number;
   try {
     size = (await fs.stat(file)).size;
@@ -28,23 +45,48 @@ export async function scanResults(file: string): Promise<ResumeScan> {
     const torn = await cutTornTail(file, size);
     if (torn) scan.warnings.push(torn);
   }
+  const prefix = opts.metric !== undefined ? `${opts.metric}/` : undefined;
   const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   let n = 0;
   const bad: number[] = [];
   for await (const text of lines) {
     n++;
     if (text.trim() === '') continue;
-    let row: unknown;
+    let record: Record<string, unknown>;
     try {
-      row = (JSON.parse(text) as Record<string, unknown>)[ROW_KEY];
+      const parsed: unknown = JSON.parse(text);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      record = parsed as Record<string, unknown>;
     } catch {
       bad.push(n);
       continue;
     }
-    if (typeof row === 'number' && Number.isInteger(row)) {
+    const row = record[ROW_KEY];
+    if (typeof row !== 'number' || !Number.isInteger(row)) {
+      bad.push(n);
+      continue;
+    }
+    scan.lines++;
+    if (prefix !== undefined) {
+      const own = Object.keys(record).some((k) => k.startsWith(prefix) && !k.startsWith(`${prefix}human_`));
+      if (!own) {
+        scan.foreign++;
+        scan.foreignMetric ??= otherMetric(record);
+        continue;
+      }
+      const hash = record[`${prefix}template_hash`];
+      if (typeof hash === 'string') scan.hashes.set(hash, (scan.hashes.get(hash) ?? 0) + 1);
+      else scan.unhashed++;
+    }
+    const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
+    // The last line per row stands: a retried row moves from failed to done, or back.
+    if (failed) {
+      scan.failed.add(row);
+      scan.done.delete(row);
+    } else {
       scan.done.add(row);
-      scan.lines++;
-    } else bad.push(n);
+      scan.failed.delete(row);
+    }
   }
   if (bad.length) {
     const shown = bad.slice(0, 5).join(', ') + (bad.length > 5 ? ', …' : '');
@@ -53,6 +95,15 @@ export async function scanResults(file: string): Promise<ResumeScan> {
     );
   }
   return scan;
+}
+
+/** The metric of a results line's judge columns (`m/score`, `m/pairwise_choice`, …), if any. */
+function otherMetric(record: Record<string, unknown>): string | undefined {
+  for (const k of Object.keys(record)) {
+    const m = /^([a-z][a-z0-9_]*)\/(score|pairwise_choice|error|template_hash)$/.exec(k);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** Removes bytes after the last newline when they are not a complete JSON line; returns a notice. */
@@ -91,26 +142,81 @@ async function lastNewlineEnd(handle: fs.FileHandle, size: number): Promise<numb
   return 0;
 }
 
-/** Appends results lines; each line is one write of `JSON + "\n"` on a file opened for appending. */
+type WriterFs = Pick<typeof fsSync, 'openSync' | 'writeFileSync' | 'fsyncSync' | 'closeSync'>;
+
+export interface WriterOptions {
+  /** fsync after this many lines… */
+  checkpointRows?: number;
+  /** …or this many ms since the last fsync, whichever comes first. */
+  checkpointMs?: number;
+  /** Injectable for tests (a full disk). */
+  fs?: WriterFs;
+  now?: () => number;
+}
+
+/**
+ * Appends results lines; each line is one write of `JSON + "\n"` on a file opened for appending.
+ * Lines reach the disk (fsync) at checkpoints and at close, so a crash loses at most a checkpoint.
+ * After a failed write the writer refuses further lines: a torn line stays last, where --resume
+ * cuts it off, and nothing is ever appended after it.
+ */
 export class ResultsWriter {
   private fd: number | undefined;
+  private readonly fs: WriterFs;
+  private sinceSync = 0;
+  private lastSync: number;
+  /** Set after a failed write; later writes throw it again. */
+  failure: Error | undefined;
+  /** Lines written (and not failed) by this writer. */
+  written = 0;
 
   /** `fresh` empties the file first (a new run); otherwise lines are added after what is there (--resume). */
   constructor(
     readonly file: string,
     fresh: boolean,
+    private readonly opts: WriterOptions = {},
   ) {
-    this.fd = fsSync.openSync(file, fresh ? 'w' : 'a');
+    this.fs = opts.fs ?? fsSync;
+    this.fd = this.fs.openSync(file, fresh ? 'w' : 'a');
+    this.lastSync = this.now();
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
   }
 
   write(line: Record<string, unknown>): void {
+    if (this.failure) throw this.failure;
     if (this.fd === undefined) throw new Error(`${this.file}: results file already closed`);
-    // writeFileSync on an fd loops until every byte is written, unlike a bare writeSync.
-    fsSync.writeFileSync(this.fd, `${JSON.stringify(line)}\n`);
+    try {
+      // writeFileSync on an fd loops until every byte is written, unlike a bare writeSync.
+      this.fs.writeFileSync(this.fd, `${JSON.stringify(line)}\n`);
+      this.written++;
+      this.sinceSync++;
+      if (this.sinceSync >= (this.opts.checkpointRows ?? 100) || this.now() - this.lastSync >= (this.opts.checkpointMs ?? 5_000)) this.sync();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      this.failure = new Error(`cannot write ${this.file}${code ? ` (${code})` : ''}: ${(e as Error).message}`, { cause: e });
+      throw this.failure;
+    }
+  }
+
+  /** Flushes written lines to the disk. */
+  sync(): void {
+    if (this.fd === undefined) return;
+    this.fs.fsyncSync(this.fd);
+    this.sinceSync = 0;
+    this.lastSync = this.now();
   }
 
   close(): void {
-    if (this.fd !== undefined) fsSync.closeSync(this.fd);
+    if (this.fd === undefined) return;
+    const fd = this.fd;
     this.fd = undefined;
+    try {
+      if (!this.failure) this.fs.fsyncSync(fd);
+    } finally {
+      this.fs.closeSync(fd);
+    }
   }
 }

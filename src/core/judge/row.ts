@@ -1,40 +1,68 @@
 // Judges one dataset row: renders every pass order, runs passes × samples (in parallel, gated by
 // the limiter), maps swapped passes back and lets the strategy merge them into result columns.
 import type { DatasetRow } from '../dataset/types';
+import type { ErrorKind } from '../results/errorKinds';
+import { rowKey } from '../results/keys';
+import { ROW_KEY } from '../results/latest';
 import { judgeOnce } from './judgment';
 import type { EngineContext, PassOutcome } from './judgment';
 import type { PreparedJudge } from './prepare';
 import type { PassOrder, PassReply } from './strategy';
 import type { ChatMessage } from './types';
 
-/** The key under which each results line records its 1-based dataset row number (used by --resume). */
-export const ROW_KEY = '_row';
+export { ROW_KEY } from '../results/latest';
+/** The key under which each results line records its row identity (see core/results/keys.ts). */
+export const KEY_KEY = '_key';
 
 export type RowOutcome =
   | { status: 'ok'; line: Record<string, unknown> }
-  | { status: 'failed'; line: Record<string, unknown>; error: string }
+  | { status: 'failed'; line: Record<string, unknown>; error: string; kind: ErrorKind }
   | { status: 'aborted' };
 
-/** The input row's fields, `_row`, then the metric's columns as `metric/column`. */
-export function resultLine(row: DatasetRow, metric: string, columns: Record<string, unknown>): Record<string, unknown> {
-  const line: Record<string, unknown> = { ...row.record };
+/** What a results line needs to know of the judge besides its columns. */
+export interface LineIdentity {
+  metric: string;
+  templateHash: string;
+  keyFields: readonly string[];
+}
+
+/**
+ * The input row's fields, `_row`, `_key`, then the metric's columns as `metric/column`. The
+ * pipeline owns every `metric/…` column except the human labels: stale judge columns carried in by
+ * the input (a results file judged again) are dropped, so a line never mixes two judgments, and
+ * nothing but `columns` (whose keys the strategy names) is written under the metric.
+ */
+export function resultLine(row: DatasetRow, id: LineIdentity, columns: Record<string, unknown>): Record<string, unknown> {
+  const prefix = `${id.metric}/`;
+  const line: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row.record)) {
+    if (k === ROW_KEY || k === KEY_KEY) continue;
+    if (k.startsWith(prefix) && !k.startsWith(`${prefix}human_`)) continue;
+    line[k] = v;
+  }
   line[ROW_KEY] = row.row;
-  for (const [k, v] of Object.entries(columns)) line[`${metric}/${k}`] = v;
+  line[KEY_KEY] = rowKey(row.record, id.keyFields);
+  for (const [k, v] of Object.entries(columns)) {
+    if (k.startsWith('human_')) continue; // a label is never the judge's to write
+    line[`${prefix}${k}`] = v;
+  }
+  line[`${prefix}template_hash`] = id.templateHash;
   return line;
 }
 
 export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: number, ctx: EngineContext): Promise<RowOutcome> {
-  const { strategy, metric } = judge;
-  const fail = (error: string, finished: PassReply<Record<string, unknown>>[], extra: Record<string, unknown> = {}): RowOutcome => ({
+  const { strategy } = judge;
+  const fail = (error: string, kind: ErrorKind, finished: PassReply<Record<string, unknown>>[], extra: Record<string, unknown> = {}): RowOutcome => ({
     status: 'failed',
     error,
-    line: resultLine(row, metric, { ...strategy.errorColumns(finished), model: ctx.settings.model, ...extra, error }),
+    kind,
+    line: resultLine(row, judge, { ...strategy.errorColumns(finished), model: ctx.settings.model, ...extra, error, error_kind: kind }),
   });
 
   const prompts = new Map<PassOrder, ChatMessage[]>();
   for (const order of strategy.orders) {
     const rendered = judge.render(row.record, order, row.row);
-    if (!rendered.ok) return fail(rendered.error, []);
+    if (!rendered.ok) return fail(rendered.error, 'render', []);
     prompts.set(order, rendered.prompt.messages);
   }
 
@@ -46,7 +74,7 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
     }
   }
   const outcomes = await Promise.all(jobs.map(async (j) => ({ ...j, result: await j.outcome })));
-  if (ctx.signal?.aborted || outcomes.some((o) => !o.result.ok && o.result.kind === 'aborted')) return { status: 'aborted' };
+  if (ctx.signal?.aborted || outcomes.some((o) => !o.result.ok && o.result.kind === 'cancelled')) return { status: 'aborted' };
 
   const failures = outcomes.filter((o) => !o.result.ok);
   const passesOf = (sample: number) =>
@@ -72,9 +100,9 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
     ].filter(Boolean);
     const error = `${where.length ? `${where.join(', ')}: ` : ''}${firstFailure.result.error}`;
     const raw = firstFailure.result.rawReplies;
-    return fail(error, passesOf(firstFailure.sample), { model: modelName, ...(raw.length ? { raw_replies: raw } : {}) });
+    return fail(error, firstFailure.result.kind, passesOf(firstFailure.sample), { model: modelName, ...(raw.length ? { raw_replies: raw } : {}) });
   }
 
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
-  return { status: 'ok', line: resultLine(row, metric, { ...strategy.columns(judgments, samples), model: modelName }) };
+  return { status: 'ok', line: resultLine(row, judge, { ...strategy.columns(judgments, samples), model: modelName }) };
 }

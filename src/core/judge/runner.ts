@@ -10,7 +10,8 @@ import type { LimiterOptions } from './limiter';
 import type { PreparedJudge } from './prepare';
 import { DEFAULT_RETRY } from './retry';
 import type { RetryPolicy } from './retry';
-import { judgeRow } from './row';
+import type { OutageGate } from './outage';
+import { judgeRow, type RowOutcome } from './row';
 import { RunStats } from './stats';
 import type { JudgeClient } from './types';
 
@@ -25,8 +26,13 @@ export interface RunnerOptions {
   client: JudgeClient;
   settings: JudgeSettings;
   items: AsyncIterable<DatasetItem>;
-  /** Appends one finished row to the results (called once per row, in completion order). */
-  write: (line: Record<string, unknown>) => void;
+  /**
+   * Appends one finished row to the results (called once per row, in completion order). When it
+   * throws, no further row is started and the error is rethrown once the rows in flight settle.
+   */
+  write: (line: Record<string, unknown>, outcome: Exclude<RowOutcome, { status: 'aborted' }>) => void;
+  /** Pauses the run as a whole while the endpoint is down. */
+  outage?: OutageGate;
   samples?: number;
   concurrency?: number;
   retry?: RetryPolicy;
@@ -76,6 +82,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     cacheScope: opts.cacheScope ?? opts.client.id,
     ...(opts.cache ? { cache: opts.cache } : {}),
     signal,
+    ...(opts.outage ? { outage: opts.outage } : {}),
     ...(opts.log ? { log: opts.log } : {}),
     onAttempt: () => stats.calls++,
     onRetry: (event) => {
@@ -95,15 +102,19 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   const start = (row: DatasetRow) => {
     const task = judgeRow(row, opts.judge, samples, ctx)
       .then((outcome) => {
-        if (outcome.status === 'aborted') return;
-        opts.write(outcome.line);
+        if (outcome.status === 'aborted' || fatalError) return;
+        opts.write(outcome.line, outcome);
         stats.done++;
         if (outcome.status === 'ok') stats.ok++;
-        else stats.failed++;
+        else {
+          stats.failed++;
+          stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
+        }
       })
       .catch((e: unknown) => {
         // judgeRow returns failures as values; reaching here means `write` failed (disk full) or a bug.
         fatalError ??= e;
+        stop.abort(e);
       })
       .finally(() => {
         stats.limit = limiter.limit;
@@ -119,6 +130,8 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
       if (!inRange(item.row, opts.rows)) continue;
       if (isSkip(item)) {
         stats.skippedLines++;
+        const reason = (item as { reason?: string }).reason ?? 'unreadable';
+        stats.skippedByReason[reason] = (stats.skippedByReason[reason] ?? 0) + 1;
         if (opts.onSkip) opts.onSkip(item);
         else opts.log?.(item.error);
         continue;

@@ -10,8 +10,16 @@ export class RunStats {
   failed = 0;
   /** Dataset records that could not be read (reported on stderr, never results rows). */
   skippedLines = 0;
+  /** Unreadable records by reason code (e.g. `invalid-json`, `too-deep`). */
+  skippedByReason: Record<string, number> = {};
+  /** Failed rows by `error_kind`. */
+  failedByKind: Record<string, number> = {};
   /** Rows found in the results file by --resume and not judged again. */
   alreadyDone = 0;
+  /** Rows whose last results line was a failure, judged again by --resume. */
+  retriedFailed = 0;
+  /** While the endpoint is down and the run waits: when it began and when the next try is. */
+  outage: { since: number; nextTryAt: number; lastError: string } | undefined;
   /** HTTP attempts, including retries and repair requests. */
   calls = 0;
   retries = 0;
@@ -51,7 +59,15 @@ export class RunStats {
     if (this.total !== undefined && rate > 0 && this.done < this.total) parts.push(`ETA ${formatDuration((this.total - this.done) / rate)}`);
     if (this.retries > 0) parts.push(`${this.retries} retries`);
     if (this.cacheHits > 0) parts.push(`${this.cacheHits} cached`);
-    return `judge-studio run: ${parts.join(' · ')}${this.slowedNote()}`;
+    return `judge-studio run: ${parts.join(' · ')}${this.slowedNote()}${this.outageNote()}`;
+  }
+
+  /** The endpoint keeps failing: how long the run has been paused and when it tries again. */
+  outageNote(): string {
+    const o = this.outage;
+    if (!o) return '';
+    const now = this.now();
+    return ` · endpoint failing for ${formatDuration((now - o.since) / 1000)}, paused; next try in ${formatDuration(Math.max(0, o.nextTryAt - now) / 1000)}`;
   }
 
   private slowedNote(): string {

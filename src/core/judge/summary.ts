@@ -20,12 +20,19 @@ export interface RunMeta extends ReportMeta {
   metric: string;
   out: string;
   interrupted: boolean;
+  /** How the run ended (see pipeline.ts). */
+  stop?: 'done' | 'cancelled' | 'outage' | 'write-failed';
   cacheDir: string | null;
 }
 
 export function costUsd(prices: Prices | undefined, promptTokens: number, completionTokens: number): number | null {
   if (!prices) return null;
   return Math.round(((promptTokens * prices.input + completionTokens * prices.output) / 1e6) * 1e6) / 1e6;
+}
+
+/** `3 rate-limit, 1 invalid-reply`, largest first. */
+function byCount(counts: Record<string, number>): string {
+  return Object.entries(counts).sort(([, a], [, b]) => b - a).map(([k, n]) => `${n} ${k}`).join(', ');
 }
 
 const unfinished = (s: RunStats) => Math.max(0, (s.total ?? s.done) - s.done);
@@ -39,10 +46,11 @@ export function summaryLines(s: RunStats, m: RunMeta): string[] {
     `  tokens: ${s.usage.promptTokens} prompt + ${s.usage.completionTokens} completion = ${s.usage.totalTokens}${noUsage}`,
   ];
   if (usd !== null) lines.push(`  cost: $${usd.toFixed(4)}`);
-  if (s.skippedLines) lines.push(`  ${s.skippedLines} unreadable dataset record(s) skipped (no results line; see above)`);
+  if (s.skippedLines) lines.push(`  ${s.skippedLines} unreadable dataset record(s) skipped (no results line; see above): ${byCount(s.skippedByReason)}`);
   if (s.alreadyDone) lines.push(`  ${s.alreadyDone} row(s) were already in ${m.out} and kept`);
-  if (s.failed) lines.push(`  failed rows carry "${m.metric}/error" in ${m.out}`);
-  if (m.interrupted) lines.push(`  interrupted: ${unfinished(s)} row(s) not judged; run again with --resume to finish`);
+  if (s.retriedFailed) lines.push(`  ${s.retriedFailed} row(s) that had failed before were judged again`);
+  if (s.failed) lines.push(`  failed rows by kind: ${byCount(s.failedByKind)}; they carry "${m.metric}/error" and "${m.metric}/error_kind" in ${m.out}`);
+  if (m.interrupted) lines.push(`  interrupted${m.stop && m.stop !== 'cancelled' ? ` (${m.stop})` : ''}: ${unfinished(s)} row(s) not judged; run again with --resume to finish`);
   return lines;
 }
 
@@ -60,8 +68,12 @@ export function summaryJson(s: RunStats, m: RunMeta): Record<string, unknown> {
       failed: s.failed,
       unfinished: unfinished(s),
       skipped_lines: s.skippedLines,
+      skipped_by_reason: s.skippedByReason,
       already_done: s.alreadyDone,
+      retried_failed: s.retriedFailed,
+      failed_by_kind: s.failedByKind,
     },
+    stop: m.stop ?? (m.interrupted ? 'cancelled' : 'done'),
     requests: { sent: s.calls, cache_hits: s.cacheHits, retries: s.retries, rate_limited: s.rateLimited, repairs: s.repairs },
     usage: {
       prompt_tokens: s.usage.promptTokens,

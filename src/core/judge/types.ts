@@ -1,5 +1,6 @@
 // The judge-client seam: the engine only talks to this interface, so the OpenAI SDK client,
 // the VS Code Language Model API client and test fakes are interchangeable.
+import type { ErrorKind } from '../results/errorKinds';
 
 export type Role = 'system' | 'user' | 'assistant';
 
@@ -34,8 +35,11 @@ export interface JudgeResponse {
   usage?: TokenUsage;
 }
 
-/** Failure kinds a client reports; `retryable` drives the batch runner's backoff. */
-export type JudgeErrorKind = 'http' | 'network' | 'timeout' | 'rate-limit' | 'aborted' | 'config';
+/**
+ * Failure kinds a client reports; `retryable` drives the batch runner's backoff. `internal` is a bug
+ * in our own code: it is reported as such and never retried as if the network had failed.
+ */
+export type JudgeErrorKind = 'http' | 'network' | 'timeout' | 'rate-limit' | 'aborted' | 'config' | 'internal';
 
 export class JudgeError extends Error {
   constructor(
@@ -50,6 +54,40 @@ export class JudgeError extends Error {
   get retryable(): boolean {
     return this.options.retryable ?? (this.kind === 'network' || this.kind === 'timeout' || this.kind === 'rate-limit');
   }
+
+  /** The results file's `error_kind` for this failure (see core/results/errorKinds.ts). */
+  get errorKind(): ErrorKind {
+    return errorKindOf(this.kind, this.options.status);
+  }
+}
+
+/** A client's failure kind (plus the HTTP status, when there was one) as a results `error_kind`. */
+export function errorKindOf(kind: JudgeErrorKind, status?: number): ErrorKind {
+  switch (kind) {
+    case 'rate-limit':
+      return 'rate-limit';
+    case 'timeout':
+      return 'timeout';
+    case 'network':
+      return 'network';
+    case 'aborted':
+      return 'cancelled';
+    case 'internal':
+      return 'internal';
+    case 'config':
+      return status === 401 || status === 403 ? 'auth' : 'bad-request';
+    case 'http':
+      if (status === 429) return 'rate-limit';
+      if (status === 401 || status === 403) return 'auth';
+      if (status !== undefined && (status >= 500 || status === 408 || status === 409)) return 'server';
+      return 'bad-request';
+  }
+}
+
+/** Wraps something that is not a JudgeError: a bug of ours, never a network failure to retry. */
+export function internalError(e: unknown): JudgeError {
+  const detail = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new JudgeError('internal', `internal error in Judge Studio (${detail}); please report it with the log`, { cause: e, retryable: false });
 }
 
 export interface JudgeClient {

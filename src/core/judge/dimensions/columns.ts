@@ -51,6 +51,7 @@ export function dimensionalColumnValues(
     rule_violations: violations,
     justification: merged.justification,
     confidence: merged.confidence,
+    dimension_agreement: merged.dimension_agreement,
     position_consistent: merged.position_consistent,
     passes: merged.passes.map((p) => passColumn(p, superseded.find((s) => s.pass === p.pass))),
   };

@@ -1,14 +1,10 @@
 // Position swap for multi-dimension replies: pass 2 saw B in slot A, so its labels are mapped back
 // before the two passes are merged by design.md's swap rule.
 import type { TemplateConfig } from '../../template/types';
+import { round6, swapWinner } from '../votes';
 import type { Winner } from '../winners';
 import { degreeIndex, dimensionalSpec, type DimensionalReply, type DimensionalSpec, type DimensionVerdict, type SideValues } from './spec';
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
-
-function swapWinner(w: Winner): Winner {
-  return w === 'A' ? 'B' : w === 'B' ? 'A' : 'TIE';
-}
 
 function swapVerdict(v: DimensionVerdict): DimensionVerdict {
   return { ...v, winner: swapWinner(v.winner) };
@@ -57,8 +53,10 @@ export interface PassRecord {
 export interface MergedVerdict {
   winner: Winner;
   degree: string;
-  /** null without a swap pass; see `mergePasses` for how it is derived. */
+  /** 0.5 when the passes disagree, else null (the reply states no confidence); see `mergePasses`. */
   confidence: number | null;
+  /** Share of dimensions whose winner holds across the swap; null without a swap pass. */
+  dimension_agreement: number | null;
   /** null without a swap pass. */
   position_consistent: boolean | null;
   /** Pass 1's reasoning; when the passes disagree, prefixed with why the verdict is a TIE. */
@@ -71,16 +69,16 @@ export interface MergedVerdict {
 
 /**
  * design.md's swap rule on one verdict: the same winner in both passes stands, anything else is a
- * TIE. A TIE is always the first degree; an agreed winner keeps the weaker of its two degrees (the
- * claim both orders support), but never weaker than the second degree, so the verdict stays a preference.
+ * TIE with the first degree. When the passes agree on the winner but not on the degree, the weaker
+ * of the two stands: a degree one pass gave, and the claim both orders support. Nothing is
+ * invented: "about the same" from both passes stays "about the same" (and both passes are
+ * reported by the degree-winner rule).
  */
 function mergeVerdicts(spec: DimensionalSpec, a: DimensionVerdict, b: DimensionVerdict | undefined): DimensionVerdict {
   const none = spec.degrees[0]!;
   if (!b) return { winner: a.winner, degree: a.degree };
-  if (a.winner !== b.winner || a.winner === 'TIE') return { winner: 'TIE', degree: none };
-  const weaker = Math.min(degreeIndex(spec, a.degree), degreeIndex(spec, b.degree));
-  const index = Math.min(Math.max(weaker, 1), spec.degrees.length - 1);
-  return { winner: a.winner, degree: spec.degrees[index]! };
+  if (a.winner !== b.winner || a.winner === 'TIE') return { winner: 'TIE', degree: a.winner === b.winner && a.degree === b.degree ? a.degree : none };
+  return { winner: a.winner, degree: degreeIndex(spec, a.degree) <= degreeIndex(spec, b.degree) ? a.degree : b.degree };
 }
 
 /** One reply (already in the dataset's labels) as kept in `m/passes`. */
@@ -99,10 +97,10 @@ export function passRecord(reply: DimensionalReply, pass: 1 | 2): PassRecord {
 
 /**
  * The final verdict from pass 1 and the mapped-back pass 2 (omit it when swap is off). Rankings are
- * the means of the two passes. The reply has no confidence field, so confidence measures agreement
- * across the swap instead: 0.5 when the overall winner flips (design.md), and when it holds,
- * 0.5 + 0.5 × the share of dimensions whose winner also holds — never below an inconsistent verdict,
- * 1.0 only when every verdict survives the swap. Without a swap pass there is no evidence: null.
+ * the means of the two passes. `confidence` means what it means for every pairwise template (seed
+ * 3): the mean of the passes' stated confidences when consistent, 0.5 when not; this reply states
+ * none, so a consistent verdict has null. How far the dimensions survive the swap is a column of
+ * its own, `dimension_agreement` (null without a swap pass).
  */
 export function mergePasses(p1: DimensionalReply, p2: DimensionalReply | undefined, config: TemplateConfig): MergedVerdict {
   const spec = dimensionalSpec(config);
@@ -120,7 +118,8 @@ export function mergePasses(p1: DimensionalReply, p2: DimensionalReply | undefin
   }
   const consistent = p2 ? p1.overall.winner === p2.overall.winner : null;
   const shareAgreeing = spec.dimensions.length > 0 ? agreeing / spec.dimensions.length : 1;
-  const confidence = consistent === null ? null : consistent ? round(0.5 + 0.5 * shareAgreeing) : 0.5;
+  const confidence = consistent === false ? 0.5 : null;
+  const dimensionAgreement = p2 ? round6(shareAgreeing) : null;
   const justification =
     p2 && !consistent
       ? `The two orders disagreed (AB: ${p1.overall.winner}, BA: ${p2.overall.winner} after mapping back), so the verdict is TIE. AB pass: ${p1.justification}`
@@ -129,6 +128,7 @@ export function mergePasses(p1: DimensionalReply, p2: DimensionalReply | undefin
     winner: overall.winner,
     degree: overall.degree,
     confidence,
+    dimension_agreement: dimensionAgreement,
     position_consistent: consistent,
     justification,
     ranking_a: p2 ? (p1.ranking.A + p2.ranking.A) / 2 : p1.ranking.A,

@@ -11,6 +11,7 @@ const KNOWN = new Set([
   'score', 'justification', 'confidence', 'model', 'error', 'raw_replies', 'samples', 'score_mean', 'passes',
   'pairwise_choice', 'position_consistent', 'degree', 'ranking_a', 'ranking_b', 'dimensions', 'rule_violations',
   'human_rating', 'human_pairwise_choice',
+  'template_hash', 'error_kind', 'extra', 'sample_agreement', 'flip_rate', 'score_sd', 'dimension_agreement',
 ]);
 
 /**
@@ -42,9 +43,12 @@ export function display(value: unknown): string {
 
 function extras(line: Line, metric: string): { name: string; value: string }[] {
   const prefix = `${metric}/`;
-  return Object.entries(line)
+  const loose = Object.entries(line)
     .filter(([k]) => k.startsWith(prefix) && !KNOWN.has(k.slice(prefix.length)))
     .map(([k, v]) => ({ name: k.slice(prefix.length), value: display(v) }));
+  // Reply fields beyond the schema are kept under `m/extra` (older files wrote them as columns).
+  const extra = obj(line[`${prefix}extra`]);
+  return [...loose, ...Object.entries(extra ?? {}).map(([k, v]) => ({ name: k, value: display(v) }))];
 }
 
 function pairPasses(value: unknown): PairPass[] {
