@@ -112,7 +112,14 @@ describe('judge-studio calibrate --min', () => {
     assert.equal(code, EXIT_FINDINGS);
     assert.match(stderr, /threshold not met: balanced_accuracy = 0\.349 is below the minimum 0\.7/);
     const json = JSON.parse(stdout) as { thresholds: unknown };
-    assertClose(json.thresholds, [{ key: 'balanced_accuracy', min: 0.7, value: 0.349025974025974, passed: false }], 'thresholds');
+    assertClose(
+      json.thresholds,
+      [
+        { key: 'coverage', min: 1, value: 1, passed: true },
+        { key: 'balanced_accuracy', min: 0.7, value: 0.349025974025974, passed: false },
+      ],
+      'thresholds',
+    );
   });
 
   it('exits 1 when a figure is undefined, and says so', async () => {
@@ -122,9 +129,57 @@ describe('judge-studio calibrate --min', () => {
   });
 
   it('rejects an unknown figure and one the metric kind does not have as usage errors', async () => {
-    await usageError(['all_equal.jsonl', '--metric', 'polite', '--min', 'precision=0.5'], /unknown figure "precision"; use one of n, accuracy/);
+    await usageError(['all_equal.jsonl', '--metric', 'polite', '--min', 'precision=0.5'], /unknown figure "precision"; use one of n, coverage, accuracy/);
     await usageError(['all_equal.jsonl', '--metric', 'polite', '--min', 'position_consistency=0.8'], /only computed for pairwise metrics/);
     await usageError(['all_equal.jsonl', '--metric', 'polite', '--min', 'accuracy=most'], /"most" is not a number/);
+  });
+});
+
+describe('judge-studio calibrate coverage', () => {
+  let dir: string;
+  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'js-coverage-'))));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const write = (name: string, lines: Record<string, unknown>[]) => {
+    fs.writeFileSync(path.join(dir, name), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return path.join(dir, name);
+  };
+  const runIn = async (...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await calibrateCommand(args, { stdout: (x) => void (stdout += x), stderr: (x) => void (stderr += x), cwd: dir, env: {} });
+    return { code, stdout, stderr };
+  };
+  const ok = (row: number, human: number, score: number) => ({ _row: row, 'm/human_rating': human, 'm/score': score });
+  const failed = (row: number, human: number, kind: string) => ({ _row: row, 'm/human_rating': human, 'm/score': null, 'm/error': 'x', 'm/error_kind': kind });
+
+  it('fails a --min gate when most labelled rows failed, even with perfect agreement on the rest', async () => {
+    write('mostly-failed.jsonl', [ok(1, 5, 5), ok(2, 1, 1), failed(3, 3, 'rate-limit'), failed(4, 4, 'rate-limit'), failed(5, 2, 'invalid-reply')]);
+    const { code, stdout, stderr } = await runIn('mostly-failed.jsonl', '--metric', 'm', '--min', 'balanced_accuracy=0.8', '--json');
+    assert.equal(code, EXIT_FINDINGS, stderr);
+    const json = JSON.parse(stdout) as { coverage: number; labelled: number; failed_by_kind: Record<string, number>; balanced_accuracy: number };
+    assert.deepEqual([json.coverage, json.labelled, json.failed_by_kind, json.balanced_accuracy], [0.4, 5, { 'rate-limit': 2, 'invalid-reply': 1 }, 1]);
+    assert.match(stderr, /threshold not met: coverage = 0\.400 is below the minimum 1/);
+  });
+
+  it('lets --min coverage=X lower the bar explicitly, and prints coverage in the text report', async () => {
+    write('some-failed.jsonl', [ok(1, 5, 5), ok(2, 1, 1), ok(3, 4, 4), failed(4, 4, 'timeout')]);
+    const lowered = await runIn('some-failed.jsonl', '--metric', 'm', '--min', 'coverage=0.7', '--min', 'accuracy=0.9');
+    assert.equal(lowered.code, EXIT_OK, lowered.stderr);
+    assert.match(lowered.stdout, /Coverage 0\.750: 3 of 4 human-labelled row\(s\) judged \(failed: 1 timeout\); the figures below leave the rest out/);
+  });
+
+  it('takes the last line per _row: a retried row replaces its failure', async () => {
+    write('resumed.jsonl', [ok(1, 5, 5), failed(2, 1, 'server'), ok(2, 1, 1), ok(3, 2, 2)]);
+    const { code, stdout } = await runIn('resumed.jsonl', '--metric', 'm', '--json', '--min', 'accuracy=1');
+    assert.equal(code, EXIT_OK);
+    const json = JSON.parse(stdout) as { n: number; coverage: number };
+    assert.deepEqual([json.n, json.coverage], [3, 1]);
+  });
+
+  it('exits 2 when no row has both labels: nothing calibrated is not a result', async () => {
+    write('all-failed.jsonl', [failed(1, 5, 'auth'), failed(2, 3, 'auth')]);
+    await assert.rejects(runIn('all-failed.jsonl', '--metric', 'm'), (e: unknown) => e instanceof UsageError && /nothing to calibrate; the judge failed on 2 labelled row/.test(e.message));
   });
 });
 

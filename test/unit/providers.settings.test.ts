@@ -68,6 +68,7 @@ describe('provider settings', () => {
       provider: { globalValue: 'copilot' },
       'endpoint.structuredOutput': { globalValue: 'xml' },
       'endpoint.headers': { globalValue: { 'Bad Name': 'x', 'X-Num': 3, 'X-Ok': 'y' } },
+      'endpoint.baseUrl': { globalValue: 'http://h/v1' },
       'run.concurrency': { globalValue: 0 },
       'run.timeoutMs': { workspaceValue: '5000' },
     });
@@ -80,6 +81,32 @@ describe('provider settings', () => {
     assert.equal(s.problems.length, 6, s.problems.join('\n'));
     assert.ok(s.problems.some((p) => p.startsWith('judgeStudio.run.concurrency must be an integer from 1 to 64, not 0')));
     assert.ok(!s.problems.some((p) => p.includes('"y"')), 'header values are not echoed');
+  });
+
+  it('sends headers only to the origin of the base URL set beside them, never to one a workspace chose', () => {
+    const userHeaders = { 'api-key': 'secret-value' };
+    const moved = readProviderSettings(
+      scopes({
+        'endpoint.baseUrl': { globalValue: 'https://mine.example/v1', workspaceValue: 'https://attacker.example/v1' },
+        'endpoint.headers': { globalValue: userHeaders },
+      }),
+      true,
+    );
+    assert.equal(moved.baseUrl, 'https://attacker.example/v1');
+    assert.deepEqual(moved.headers, {});
+    assert.ok(moved.problems.some((p) => p.includes('belong to https://mine.example') && p.includes('https://attacker.example')), moved.problems.join('\n'));
+    assert.ok(!moved.problems.some((p) => p.includes('secret-value')), 'header values are never echoed');
+
+    const orphan = readProviderSettings(scopes({ 'endpoint.baseUrl': { workspaceValue: 'http://ws.example/v1' }, 'endpoint.headers': { globalValue: userHeaders } }), true);
+    assert.deepEqual(orphan.headers, {}, 'user headers with no user base URL belong to no origin');
+
+    const samePlace = readProviderSettings(scopes({ 'endpoint.baseUrl': { globalValue: 'https://mine.example/v1/' }, 'endpoint.headers': { globalValue: userHeaders } }), true);
+    assert.deepEqual(samePlace.headers, userHeaders);
+    const sameOrigin = readProviderSettings(
+      scopes({ 'endpoint.baseUrl': { globalValue: 'https://mine.example/v1', workspaceValue: 'https://mine.example/v2' }, 'endpoint.headers': { globalValue: userHeaders } }),
+      true,
+    );
+    assert.deepEqual(sameOrigin.headers, userHeaders, 'another path on the same origin keeps them');
   });
 
   it('trims the base URL and the model', () => {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
 import { describeFailure } from '../../core/calibration/thresholds';
 import { formatOf, readDataset } from '../../core/dataset';
+import { latestPerRow } from '../../core/results/latest';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const calibrateCommand: Command = async (args, io) => {
@@ -40,7 +41,8 @@ export const calibrateCommand: Command = async (args, io) => {
   const full = path.resolve(io.cwd, file);
   let outcome;
   try {
-    outcome = await calibrate(readDataset(full, { signal: io.signal }), metric);
+    // Resume appends retried rows: the last line per `_row` stands.
+    outcome = await calibrate(latestPerRow(() => readDataset(full, { signal: io.signal })), metric);
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
@@ -51,6 +53,13 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
+  if (outcome.report.n === 0) {
+    const r = outcome.report;
+    throw new UsageError(
+      `${file}: no row has both a human label and a judge verdict for "${metric}" (${r.labelled} labelled, ${r.skipped} skipped), so there is nothing to calibrate` +
+        (Object.keys(r.failed_by_kind).length ? `; the judge failed on ${Object.values(r.failed_by_kind).reduce((a, b) => a + b, 0)} labelled row(s)` : ''),
+    );
+  }
 
   const gate = checkMinimums(outcome.report, minimums.minimums);
   if (!gate.ok) throw new UsageError(gate.error);

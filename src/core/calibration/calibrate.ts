@@ -49,6 +49,8 @@ class Calibration {
   private readonly rules: RuleViolationCounter;
   /** Metrics that do have label columns, named when the requested one has none. */
   private readonly otherMetrics = new Set<string>();
+  private labelled = 0;
+  private readonly failedByKind: Record<string, number> = {};
 
   constructor(
     private readonly metric: string,
@@ -82,17 +84,29 @@ class Calibration {
     if (this.kind === 'pointwise') {
       const human = parseRating(record[columns.human]);
       const judge = parseRating(record[columns.judge]);
+      this.countCoverage(record, isLabel(human));
       this.pointwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pointwise.add(human, judge);
       else this.skip(item, human, judge);
     } else {
       const human = parseChoice(record[columns.human]);
       const judge = parseChoice(record[columns.judge]);
+      this.countCoverage(record, isLabel(human));
       this.pairwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pairwise.add(human, judge);
       else this.skip(item, human, judge);
     }
     return undefined;
+  }
+
+  /** A labelled row counts toward coverage; a failed one is counted by its error kind. */
+  private countCoverage(record: DatasetRecord, labelled: boolean): void {
+    if (!labelled) return;
+    this.labelled++;
+    if (isBlank(record[`${this.metric}/error`])) return;
+    const kind = record[`${this.metric}/error_kind`];
+    const key = typeof kind === 'string' && /^[a-z-]{1,40}$/.test(kind) ? kind : 'unknown';
+    this.failedByKind[key] = (this.failedByKind[key] ?? 0) + 1;
   }
 
   finish(): CalibrationOutcome {
@@ -143,6 +157,9 @@ class Calibration {
         : {}),
       per_class: classes,
       skipped_by_reason: { ...s },
+      labelled: this.labelled,
+      coverage: this.labelled > 0 ? Math.round((n / this.labelled) * 1e6) / 1e6 : null,
+      failed_by_kind: { ...this.failedByKind },
       bias: pairwiseBias ?? this.pointwiseBias.result(),
       guidance: guidanceFor(kind, labels, classes, n, pairwiseBias),
     };

@@ -13,6 +13,7 @@ const TASK_NAMES: Record<Task, string> = {
 export function formatReport(report: CalibrationReport, checks: readonly ThresholdCheck[] = []): string {
   const out: string[] = [];
   out.push(`Calibration of "${report.metric}" (${report.kind}): ${report.n} labelled row${report.n === 1 ? '' : 's'}, ${skippedText(report)}`);
+  out.push(coverageLine(report));
   out.push('');
   out.push('Confusion matrix (rows: human labels, columns: judge labels)');
   out.push(...matrixTable(report));
@@ -48,6 +49,13 @@ export function formatReport(report: CalibrationReport, checks: readonly Thresho
     }
   }
   return out.join('\n') + '\n';
+}
+
+function coverageLine(report: CalibrationReport): string {
+  const failed = Object.entries(report.failed_by_kind).sort(([, a], [, b]) => b - a).map(([k, n]) => `${n} ${k}`);
+  const value = report.coverage === null ? 'null (no row has a human label)' : round(report.coverage);
+  const warn = report.coverage !== null && report.coverage < 1 ? '; the figures below leave the rest out' : '';
+  return `Coverage ${value}: ${report.n} of ${report.labelled} human-labelled row(s) judged${failed.length ? ` (failed: ${failed.join(', ')})` : ''}${warn}`;
 }
 
 function skippedText(report: CalibrationReport): string {

@@ -9,6 +9,7 @@ interface GateKey {
 
 export const GATE_KEYS: Record<string, GateKey> = {
   n: { read: (r) => r.n },
+  coverage: { read: (r) => r.coverage },
   accuracy: { read: (r) => r.accuracy },
   balanced_accuracy: { read: (r) => r.balanced_accuracy },
   balanced_f1: { read: (r) => r.balanced_f1 },
@@ -47,13 +48,18 @@ export function parseMinimums(options: readonly string[]): { ok: true; minimums:
   return { ok: true, minimums };
 }
 
-/** Compares each figure with its minimum; a figure of the other metric kind is a usage error. */
+/**
+ * Compares each figure with its minimum; a figure of the other metric kind is a usage error. Any
+ * gate also asks for full coverage (every labelled row judged), unless `coverage` is given a
+ * minimum of its own: a figure over the rows that happened to succeed says nothing of the rest.
+ */
 export function checkMinimums(
   report: CalibrationReport,
   minimums: readonly Minimum[],
 ): { ok: true; checks: ThresholdCheck[] } | { ok: false; error: string } {
   const checks: ThresholdCheck[] = [];
-  for (const { key, min } of minimums) {
+  const gated = minimums.length > 0 && !minimums.some((m) => m.key === 'coverage') ? [{ key: 'coverage', min: 1 }, ...minimums] : minimums;
+  for (const { key, min } of gated) {
     const gate = GATE_KEYS[key];
     if (gate === undefined) return { ok: false, error: `--min ${key}: unknown figure; use one of ${KEY_LIST}` };
     if (gate.kind !== undefined && gate.kind !== report.kind) {

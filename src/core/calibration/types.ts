@@ -94,6 +94,15 @@ export interface CalibrationReport {
   kendall_tau?: Figure;
   per_class: ClassFigures[];
   skipped_by_reason: SkipReasons;
+  /** Rows with a usable human label. */
+  labelled: number;
+  /**
+   * Judged rows ÷ rows with a human label (n ÷ labelled): below 1 when the judge failed on (or
+   * never reached) labelled rows, which every other figure leaves out. Null when nothing is labelled.
+   */
+  coverage: Figure;
+  /** Labelled rows whose judgment failed, by `m/error_kind` (`unknown` for lines that predate it). */
+  failed_by_kind: Record<string, number>;
   bias: PairwiseBias | PointwiseBias;
   rule_violations?: RuleViolations;
   guidance: Guidance;

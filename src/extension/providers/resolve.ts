@@ -2,6 +2,7 @@
 // for its origin), or a VS Code language model; or says, with a message and a fixing button,
 // why no judge can run. Workspace trust is checked first: Restricted Mode never calls a judge.
 import * as vscode from 'vscode';
+import { endpointScope } from '../../core/judge/endpoint';
 import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
 import type { JudgeClient, StructuredOutputMode } from '../../core/judge/types';
 import type { TemplateConfig } from '../../core/template/types';
@@ -19,6 +20,8 @@ export interface ResolvedJudge {
   model: string;
   /** e.g. "openai-compatible http://127.0.0.1:8080/v1 · m" or "VS Code LM · copilot-gpt-4o". */
   label: string;
+  /** Cache scope: every request-shaping setting of the endpoint, hashed (see core/judge/endpoint.ts). */
+  cacheScope: string;
   settings: { concurrency: number; timeoutMs: number; structured: StructuredOutputMode };
 }
 
@@ -124,6 +127,7 @@ async function openAiJudge(
       client,
       model,
       label: `openai-compatible ${shown} · ${model}`,
+      cacheScope: endpointScope({ baseURL: settings.baseUrl, headers: settings.headers }),
       settings: { concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, structured: settings.structured },
     },
   };
@@ -156,6 +160,7 @@ async function lmJudge(studio: Studio, settings: ProviderSettings, opts: Resolve
       client,
       model: model.id,
       label: `VS Code LM · ${model.id}`,
+      cacheScope: `vscode-lm:${model.vendor}/${model.id}`,
       // The Language Model API has no structured output; the engine extracts JSON from the text.
       settings: { concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, structured: 'none' },
     },

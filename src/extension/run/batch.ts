@@ -2,22 +2,21 @@
 // concurrency, cache and resume), with a cancellable progress notification; the results file
 // opens at the end and the summary goes to the history (and so to the side panel).
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { readDataset } from '../../core/dataset';
 import { isSkip } from '../../core/dataset/types';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
-import { ResultsWriter, scanResults } from '../../core/judge/results';
-import { inRange, runJudge, type RowRange } from '../../core/judge/runner';
+import { latestPerRow } from '../../core/results/latest';
+import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/pipeline';
+import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
 import { resolveJudge } from '../providers/resolve';
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
 import type { History } from './history';
-import { entryId, RESULTS_DIR, resultsFileName, resumable, type BatchEntry } from './model/history';
+import { entryId, RESULTS_DIR, resultsFileName, resumable, staysInside, type BatchEntry } from './model/history';
 import { SummaryBuilder, summaryLines, type BatchSummary } from './model/summary';
 import { baseName, loadTemplate, scaleOf } from './template';
 
@@ -29,6 +28,8 @@ export interface BatchRequest {
   rows?: RowRange;
   /** Open the results file when done (default true). */
   open?: boolean;
+  /** Resume a results file written by another version of the template. */
+  allowTemplateChange?: boolean;
 }
 
 export async function runBatch(studio: Studio, history: History, req: BatchRequest): Promise<BatchEntry | undefined> {
@@ -66,57 +67,66 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   const started = new Date();
   resultsFile ??= vscode.Uri.joinPath(root, ...RESULTS_DIR.split('/'), resultsFileName(judge.metric, started));
   const out = resultsFile.fsPath;
+  // Resume appends: never to a file outside the folder the history lives in.
+  if (!staysInside(root.fsPath, out)) {
+    void vscode.window.showErrorMessage(`Judge Studio: refusing to resume ${out}: it is outside ${root.fsPath}. Start the run over instead.`);
+    return undefined;
+  }
   await fs.mkdir(path.dirname(out), { recursive: true });
 
-  const scan = resumed ? await scanResults(out) : undefined;
-  scan?.warnings.forEach((w) => studio.log.warn(w));
-  const total = await countRows(req.dataset.fsPath, req.rows, scan?.done);
   const stats = new RunStats();
-  stats.total = total;
   const abort = new AbortController();
+  let result: PipelineResult | undefined;
   let fatal: string | undefined;
-  let interrupted = false;
+  let changed: string | undefined;
 
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Judge Studio: ${judge.metric} on ${baseName(req.dataset)}`, cancellable: true },
     async (progress, token) => {
       token.onCancellationRequested(() => abort.abort());
-      const writer = new ResultsWriter(out, !resumed);
-      let written = 0;
-      let failed = 0;
-      const step = total > 0 ? 100 / total : 0;
-      progress.report({ message: `0/${total} rows` });
+      let step = 0;
+      const report = (increment = 0) => {
+        const total = stats.total ?? 0;
+        const failed = stats.failed ? ` · ${stats.failed} failed` : '';
+        const outage = stats.outage ? ` · endpoint failing, paused${stats.outageNote().replace(/^.*paused/, '')}` : '';
+        progress.report({ increment, message: `${stats.done}/${total} rows${failed}${outage}` });
+      };
       try {
-        const result = await runJudge({
+        result = await runPipeline({
           judge,
           client: resolved.judge.client,
           settings: settingsFor(judge, resolved.judge.model, resolved.judge.settings.structured),
-          items: readDataset(req.dataset.fsPath, { signal: abort.signal }),
-          write: (line) => {
-            writer.write(line);
-            written++;
-            if (typeof line[`${judge.metric}/error`] === 'string') failed++;
-            progress.report({ increment: step, message: `${written}/${total} rows${failed ? ` · ${failed} failed` : ''}` });
-          },
+          dataFile: req.dataset.fsPath,
+          outFile: out,
+          mode: resumed ? 'resume' : 'overwrite',
+          allowTemplateChange: req.allowTemplateChange === true,
           concurrency: resolved.judge.settings.concurrency,
           cache: new DiskCache(defaultCacheDir(process.env)),
-          cacheScope: resolved.judge.client.id,
+          cacheScope: resolved.judge.cacheScope,
           ...(req.rows ? { rows: req.rows } : {}),
-          ...(scan ? { done: scan.done } : {}),
           signal: abort.signal,
           stats,
           log: (m) => studio.log.warn(`batch ${judge.metric}: ${m}`),
           onSkip: (skip) => studio.log.warn(`${datasetRel}, row ${skip.row}: ${skip.error}`),
+          onStart: (s) => {
+            step = s.total ? 100 / s.total : 0;
+            report();
+          },
+          onLine: () => report(step),
+          onOutage: () => report(),
         });
-        interrupted = result.interrupted;
       } catch (e) {
-        interrupted = abort.signal.aborted;
-        if (!interrupted) fatal = (e as Error).message;
-      } finally {
-        writer.close();
+        if (e instanceof PipelineError && e.code === 'resume-template-changed') changed = e.message;
+        else fatal = (e as Error).message;
       }
     },
   );
+  if (changed !== undefined) {
+    const choice = await vscode.window.showWarningMessage(`Judge Studio: ${changed.replace(/ \(CLI: [^)]*\)/, '')}`, { modal: true }, 'Start Over', 'Resume Anyway');
+    if (choice === undefined) return undefined;
+    return runBatch(studio, history, { ...req, resume: choice === 'Start Over' ? false : resultsFile, allowTemplateChange: choice === 'Resume Anyway' });
+  }
+  const interrupted = result?.interrupted ?? fatal !== undefined;
 
   const summary = await summarizeFile(out, new SummaryBuilder(judge.metric, judge.config.kind, scaleOf(judge) ?? undefined));
   const entry: BatchEntry = {
@@ -131,7 +141,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
     dataset: datasetRel,
     results: history.relative(root, resultsFile),
     resumed,
-    interrupted: interrupted || fatal !== undefined,
+    interrupted,
     rows: { judged: stats.done, ok: stats.ok, failed: stats.failed, skipped: stats.skippedLines, alreadyDone: stats.alreadyDone },
     summary,
     elapsedMs: Date.now() - started.getTime(),
@@ -140,38 +150,20 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   if (req.open !== false) await vscode.window.showTextDocument(resultsFile, { preview: false, preserveFocus: false });
 
   const headline = summaryLines(summary)[0] ?? '';
-  if (fatal) void vscode.window.showErrorMessage(`Judge Studio: the batch stopped: ${fatal}. ${entry.rows.judged} row(s) were written to ${entry.results}; run it again and choose Resume to finish.`);
+  const ended = result?.stop;
+  if (fatal) void vscode.window.showErrorMessage(`Judge Studio: the batch could not run: ${fatal}`);
+  else if (result?.nothingRead) void vscode.window.showErrorMessage(`Judge Studio: ${datasetRel}: ${result.nothingRead}. See the Judge Studio log for each record.`);
+  else if (ended === 'write-failed') void vscode.window.showErrorMessage(`Judge Studio: the batch stopped writing (${result?.writeError}). ${stats.done} row(s) are kept in ${entry.results}; free space, then run it again and choose Resume.`);
+  else if (ended === 'outage') void vscode.window.showErrorMessage(`Judge Studio: the endpoint kept failing, so the batch stopped after ${stats.done} row(s) (${headline}). When it is back, run on the dataset again and choose Resume.`);
   else if (entry.interrupted) void vscode.window.showWarningMessage(`Judge Studio: cancelled after ${stats.done} row(s) (${headline}). Run on the dataset again and choose Resume to finish.`);
-  else void vscode.window.showInformationMessage(`Judge Studio: ${judge.metric} on ${datasetRel}: ${headline}${stats.skippedLines ? ` · ${stats.skippedLines} unreadable record(s) skipped (see the log)` : ''}.`);
+  else void vscode.window.showInformationMessage(`Judge Studio: ${judge.metric} on ${datasetRel}: ${headline}${stats.skippedLines ? ` · ${stats.skippedLines} unreadable record(s) skipped (see the log)` : ''}${stats.retriedFailed ? ` · ${stats.retriedFailed} failed row(s) judged again` : ''}.`);
   return entry;
 }
 
-/** Rows the batch will judge: readable rows in range, minus those already in the results file. */
-async function countRows(file: string, rows: RowRange | undefined, done: ReadonlySet<number> | undefined): Promise<number> {
-  let n = 0;
-  try {
-    for await (const item of readDataset(file)) {
-      if (rows?.to !== undefined && item.row > rows.to) break;
-      if (!isSkip(item) && inRange(item.row, rows) && !done?.has(item.row)) n++;
-    }
-  } catch {
-    // The runner reads the file again and reports what is wrong with it.
-  }
-  return n;
-}
-
-/** Streams the results file into the summary; lines that are not JSON (a torn last line) are left out. */
+/** Streams the results file into the summary, the last line per `_row` standing; unreadable lines (a torn last line) are left out. */
 async function summarizeFile(file: string, builder: SummaryBuilder): Promise<BatchSummary> {
   try {
-    const input = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    for await (const text of input) {
-      if (text.trim() === '') continue;
-      try {
-        builder.add(JSON.parse(text) as Record<string, unknown>);
-      } catch {
-        // a torn line from a hard kill; scanResults trims it on the next resume
-      }
-    }
+    for await (const item of latestPerRow(() => readDataset(file))) if (!isSkip(item)) builder.add(item.record);
   } catch {
     // no results file: nothing was judged
   }

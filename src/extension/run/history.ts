@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Studio } from '../studio';
-import { HISTORY_DIR, historyFileName, parseHistory, type HistoryEntry } from './model/history';
+import { escapingPaths, HISTORY_DIR, historyFileName, parseHistory, type HistoryEntry } from './model/history';
 
 export interface HistoryFile {
   /** The folder paths in entries are relative to. */
@@ -77,7 +77,14 @@ export class History implements vscode.Disposable {
         try {
           const parsed = parseHistory(await fs.readFile(file.fsPath, 'utf8'));
           if (parsed.badLines.length) this.studio.log.warn(`${file.fsPath}: ignored line(s) ${parsed.badLines.join(', ')} (not history entries)`);
-          out.push({ root, file, metric: name.slice(0, -'.jsonl'.length), ...parsed });
+          const workspace = root.toString() !== this.fallbackRoot().toString();
+          const entries = parsed.entries.filter((entry) => {
+            const escaping = escapingPaths(entry, root.fsPath, workspace);
+            if (escaping.length === 0) return true;
+            this.studio.log.warn(`${file.fsPath}: ignored run ${entry.id}: it names ${escaping.map((p) => JSON.stringify(p)).join(', ')}, outside ${root.fsPath}`);
+            return false;
+          });
+          out.push({ root, file, metric: name.slice(0, -'.jsonl'.length), entries, badLines: parsed.badLines });
         } catch (e) {
           this.studio.log.warn(`cannot read the run history ${file.fsPath}`, e);
         }

@@ -70,7 +70,8 @@ export function readProviderSettings(inspect: Inspect, trusted: boolean): Provid
   const baseUrl = stringOr(base.value, '', `${SECTION}.endpoint.baseUrl`, problems).trim();
   const model = stringOr(restricted('endpoint.model').value, '', `${SECTION}.endpoint.model`, problems).trim();
   const structured = oneOf(restricted('endpoint.structuredOutput').value, MODES, 'json_schema', `${SECTION}.endpoint.structuredOutput`, problems);
-  const headers = headerMap(restricted('endpoint.headers').value, problems);
+  const headerSetting = restricted('endpoint.headers');
+  const headers = boundHeaders(headerMap(headerSetting.value, problems), headerSetting.scope, baseUrl, inspect('endpoint.baseUrl'), problems);
   const concurrency = integerIn(open('run.concurrency'), 1, DEFAULTS.maxConcurrency, DEFAULTS.concurrency, `${SECTION}.run.concurrency`, problems);
   const timeoutMs = integerIn(open('run.timeoutMs'), DEFAULTS.minTimeoutMs, Number.MAX_SAFE_INTEGER, DEFAULTS.timeoutMs, `${SECTION}.run.timeoutMs`, problems);
   return { provider, baseUrl, baseUrlScope: baseUrl === '' ? 'default' : base.scope, model, structured, headers, concurrency, timeoutMs, problems, ignoredWorkspaceValues };
@@ -115,6 +116,44 @@ function integerIn(value: unknown, min: number, max: number, fallback: number, n
   const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
   problems.push(`${name} must be an integer ${range}, not ${JSON.stringify(value)}; using ${fallback}`);
   return fallback;
+}
+
+function valueAt(inspected: Inspected | undefined, scope: Scope): unknown {
+  return scope === 'folder'
+    ? inspected?.workspaceFolderValue
+    : scope === 'workspace'
+      ? inspected?.workspaceValue
+      : scope === 'user'
+        ? inspected?.globalValue
+        : inspected?.defaultValue;
+}
+
+function originOrNull(url: unknown): string | null {
+  if (typeof url !== 'string' || url.trim() === '') return null;
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Headers (which often carry keys such as `api-key`) go only to the origin they were configured
+ * for: the base URL set in the same settings scope as the headers. A base URL that another scope
+ * (say, a workspace's .vscode/settings.json) points elsewhere does not receive them.
+ */
+function boundHeaders(headers: Record<string, string>, scope: Scope, baseUrl: string, inspectedBase: Inspected | undefined, problems: string[]): Record<string, string> {
+  if (Object.keys(headers).length === 0) return headers;
+  const boundTo = originOrNull(valueAt(inspectedBase, scope));
+  const target = originOrNull(baseUrl);
+  if (boundTo !== null && boundTo === target) return headers;
+  const where = scope === 'folder' ? 'folder' : scope;
+  problems.push(
+    boundTo === null
+      ? `${SECTION}.endpoint.headers (${where} settings) are not sent: no ${SECTION}.endpoint.baseUrl is set in the same ${where} settings to say which origin they belong to. Set the base URL next to the headers.`
+      : `${SECTION}.endpoint.headers (${where} settings) belong to ${boundTo} and are not sent to ${target ?? 'the configured endpoint'}. Set the headers in the same settings as the base URL you use.`,
+  );
+  return {};
 }
 
 // HTTP token characters (RFC 9110); anything else would make fetch throw on every request.

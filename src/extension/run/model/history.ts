@@ -1,5 +1,6 @@
 // The run history file format (docs/history.md): `.judge-studio/history/<metric>.jsonl`, one JSON
 // line appended per single run and per batch. Pure: schemas, naming and reading of lines.
+import * as path from 'node:path';
 import { z } from 'zod';
 import { batchSummarySchema } from './summary';
 
@@ -75,6 +76,22 @@ export function parseHistory(text: string): ParsedHistory {
     }
   });
   return { entries, badLines };
+}
+
+/**
+ * Whether a stored path stays inside `root` once resolved: a hand-edited or hostile history entry
+ * must not point a resume (which appends) or an open outside the workspace folder.
+ */
+export function staysInside(root: string, stored: string, sep = path.sep): boolean {
+  const resolved = path.isAbsolute(stored) ? path.normalize(stored) : path.join(root, ...stored.split('/'));
+  const rel = path.relative(root, resolved);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** The paths of an entry that leave `root` (`workspace`: template and dataset must stay inside too). */
+export function escapingPaths(entry: HistoryEntry, root: string, workspace: boolean): string[] {
+  const paths = entry.type === 'batch' ? [entry.results, ...(workspace ? [entry.template, entry.dataset] : [])] : workspace ? [entry.template] : [];
+  return paths.filter((p) => !staysInside(root, p));
 }
 
 /** A sortable, unique-enough id: the time plus random hex. */
