@@ -39,14 +39,23 @@ export interface EngineContext extends CallContext {
 
 /** One call with its retries; while the run is in an outage, the call waits and tries again. */
 async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Promise<JudgeResponse> {
+  const call = {};
   for (;;) {
+    // The endpoint's answer count when this call's last attempt began: an answer to anyone after
+    // that means the endpoint works and this request is the problem.
+    let mark = ctx.outage?.successes ?? 0;
+    const gate = ctx.outage;
+    const onAttempt = () => {
+      ctx.onAttempt?.();
+      if (gate) mark = gate.successes;
+    };
     try {
-      const response = await callWithRetry(request, ctx);
+      const response = await callWithRetry(request, { ...ctx, onAttempt });
       ctx.outage?.onSuccess();
       return response;
     } catch (e) {
       if (!(e instanceof JudgeError) || e.kind === 'aborted' || !ctx.outage) throw e;
-      if (!(await ctx.outage.shouldRetry(e, ctx.signal))) throw e;
+      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal))) throw e;
     }
   }
 }

@@ -1,13 +1,13 @@
-// When the endpoint keeps failing with transient errors across rows (a rate-limit storm, a server
-// down), the run pauses as a whole instead of turning the rest of the dataset into error rows:
-// calls that gave up wait here and try again together, with backoff, until the endpoint answers or
-// the outage has lasted `maxOutageMs`; then the run stops as interrupted, resumable.
+// When the endpoint keeps failing with transient errors (a rate-limit storm, a server down), the
+// run pauses as a whole instead of turning the rest of the dataset into error rows. An outage is
+// two or more calls giving up after their retries with no answer to anyone in between: they wait
+// here and try again with backoff until the endpoint answers, or until the outage has lasted
+// `maxOutageMs`; then the run stops as interrupted, resumable. A call that keeps failing while
+// others get answers (or, alone, after one more try) is that request's own problem: the row's error.
 import { sleep } from './retry';
 import type { JudgeError } from './types';
 
 export interface OutageOptions {
-  /** Consecutive calls that gave up on transient errors (with no success between) that make an outage. */
-  threshold?: number;
   /** How long an outage may last before the run stops (ms). */
   maxOutageMs?: number;
   /** First wait before trying again; doubles up to `maxDelayMs`. */
@@ -15,7 +15,7 @@ export interface OutageOptions {
   maxDelayMs?: number;
 }
 
-export const DEFAULT_OUTAGE: Required<OutageOptions> = { threshold: 3, maxOutageMs: 10 * 60_000, baseDelayMs: 5_000, maxDelayMs: 60_000 };
+export const DEFAULT_OUTAGE: Required<OutageOptions> = { maxOutageMs: 10 * 60_000, baseDelayMs: 5_000, maxDelayMs: 60_000 };
 
 export interface OutageState {
   /** When the outage began (ms since the epoch). */
@@ -28,7 +28,8 @@ export interface OutageState {
 
 export class OutageGate {
   private readonly opts: Required<OutageOptions>;
-  private consecutive = 0;
+  /** Answers the endpoint gave during the run; a caller compares it before and after its call. */
+  successes = 0;
   private delay: number;
   private current: OutageState | undefined;
   private exceeded = false;
@@ -57,7 +58,8 @@ export class OutageGate {
 
   /** Any answer from the endpoint (valid or not) ends an outage. */
   onSuccess(): void {
-    this.consecutive = 0;
+    this.successes++;
+    this.failing.clear();
     if (this.current) {
       this.current = undefined;
       this.delay = this.opts.baseDelayMs;
@@ -65,14 +67,25 @@ export class OutageGate {
     }
   }
 
+  /** Calls that gave up since the last answer. */
+  private readonly failing = new Set<object>();
+
   /**
    * A call gave up after its own retries. Resolves true when the caller should try the call again
-   * (an outage is on and its next try is due), false when this failure stands as the row's error.
+   * (the endpoint answered nobody since `mark`, the caller's reading of `successes` when its last
+   * attempt began, and the next try is due); false when this failure stands as the row's error.
+   * `call` identifies the call across its tries.
    */
-  async shouldRetry(error: JudgeError, signal?: AbortSignal): Promise<boolean> {
-    if (!error.retryable || this.exceeded) return false;
-    this.consecutive++;
-    if (!this.current && this.consecutive < this.opts.threshold) return false;
+  async shouldRetry(error: JudgeError, mark: number, call: { secondChance?: boolean }, signal?: AbortSignal): Promise<boolean> {
+    if (!error.retryable || this.exceeded || this.successes !== mark) return false;
+    this.failing.add(call);
+    if (!this.current && this.failing.size < 2) {
+      // Alone so far: one more try after a pause tells a passing blip from this request's own fault.
+      if (call.secondChance) return false;
+      call.secondChance = true;
+      await sleep(this.opts.baseDelayMs, signal);
+      return true;
+    }
     const now = this.now();
     if (!this.current) {
       this.current = { since: now, nextTryAt: now + this.delay, lastError: error.message };
