@@ -90,7 +90,14 @@ export class ByteDecoder {
   constructor(
     private readonly reader: ChunkReader,
     private readonly name?: string,
-  ) {}
+    /** For bytes that are part of a file already checked (one row read on its own): UTF-8, starting on this line. */
+    part?: { line: number },
+  ) {
+    if (part) {
+      this.sniffed = { encoding: 'utf-8', skip: 0 };
+      this.line = part.line;
+    }
+  }
 
   /** Throws a DatasetError when the start of the file shows it is not text we read. */
   push(bytes: Uint8Array): DatasetItem[] {

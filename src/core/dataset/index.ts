@@ -12,6 +12,7 @@ import type { ChunkReader, DatasetErrorCode, DatasetFormat, DatasetItem, Dataset
 export * from './types';
 export { countSkips, describeReasons, describeSkips } from './messages';
 export { ByteDecoder, sniffEncoding } from './decode';
+export { bufferSource, fileSource, indexJsonl, readIndexedRows, type ByteSource, type JsonlIndex } from './offsets';
 
 const EXTENSIONS: Record<string, DatasetFormat> = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.json': 'json', '.csv': 'csv' };
 

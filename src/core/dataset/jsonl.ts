@@ -13,7 +13,10 @@ export class JsonlReader implements ChunkReader {
   private readonly maxChars: number;
   private readonly maxDepth: number;
 
-  constructor(limits: ReaderLimits = {}) {
+  /** `at`: where the text starts (for reading one row on its own): its line, and the rows before it. */
+  constructor(limits: ReaderLimits = {}, at: { line: number; row: number } = { line: 1, row: 0 }) {
+    this.line = at.line;
+    this.row = at.row;
     this.maxChars = limits.recordChars ?? LIMITS.recordChars;
     this.maxDepth = limits.depth ?? LIMITS.depth;
   }
