@@ -110,6 +110,11 @@ export class ByteDecoder {
     return this.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
+  /** Checks the start now, even if shorter than 8 KB (the file may still grow): for reading a file as it is appended to. */
+  flushHead(): DatasetItem[] {
+    return this.sniffed === undefined && this.headBytes > 0 ? this.start() : [];
+  }
+
   end(): DatasetItem[] {
     const out = this.sniffed === undefined ? this.start() : [];
     if (this.utf16) out.push(...this.reader.push(this.utf16.decode()));

@@ -52,6 +52,18 @@ export class JsonlReader implements ChunkReader {
     return out;
   }
 
+  /**
+   * The unfinished last line read as if the input ended here, without consuming it (a file still
+   * being appended to, whose last line may yet lack its line break). Undefined when blank.
+   */
+  peek(): DatasetItem | undefined {
+    if (this.restTooLong || this.rest.trim() === '') return undefined;
+    const probe = new JsonlReader({ recordChars: this.maxChars, depth: this.maxDepth }, { line: this.line, row: this.row });
+    if (this.invalidUtf8.has(this.line)) probe.flagInvalidUtf8(this.line);
+    probe.push(this.rest);
+    return probe.end()[0];
+  }
+
   end(): DatasetItem[] {
     const out: DatasetItem[] = [];
     this.lineItem(this.restTooLong ? undefined : this.rest, out);
