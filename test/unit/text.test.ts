@@ -42,9 +42,12 @@ describe('printable', () => {
   });
 
   it('looks only at the head of a huge text', () => {
+    // A cons string is flattened by any scan; if printable walked the whole text, this would
+    // take seconds. Timed with a generous bound, so a busy machine does not fail it.
     const huge = 'x'.repeat(50_000_000);
     const started = performance.now();
-    assert.equal(printable(huge, 10), 'xxxxxxxxxx… [49,999,990 more characters]');
-    assert.ok(performance.now() - started < 50);
+    for (let i = 0; i < 100; i++) assert.equal(printable(huge, 10), 'xxxxxxxxxx… [49,999,990 more characters]');
+    const ms = performance.now() - started;
+    assert.ok(ms < 1000, `100 calls took ${ms.toFixed(0)} ms`);
   });
 });
