@@ -14,6 +14,7 @@ export const BENCHES: BenchModule[] = [
   { file: 'template', fn: 'benchTemplate' },
   { file: 'engine', fn: 'benchEngine' },
   { file: 'calibrate', fn: 'benchCalibrate' },
+  { file: 'dataset', fn: 'benchDataset' },
 ];
 
 /** Runs the benches found in `dir` (the compiled bench folder); returns how many failed. */

@@ -64,3 +64,43 @@ export class LineIndex {
     return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
   }
 }
+
+// Characters that would move the cursor, ring, reorder or hide text in a terminal or a log line:
+// controls (C0, DEL, C1), format characters (bidi overrides, zero-width), line/paragraph
+// separators, private-use characters and lone surrogates.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]|\p{Cs}/u;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' };
+
+/** Default length of an excerpt of input quoted in a message. */
+export const EXCERPT_CHARS = 120;
+
+/**
+ * Input text made safe to quote in a one-line message: non-printable characters become escapes
+ * (`\n`, `\x1b`, `\u202e`), and text past `max` characters (code points) is cut with a marker
+ * saying how much was left out. Only the head of the text is looked at, so megabytes cost nothing.
+ */
+export function printable(text: string, max = EXCERPT_CHARS): string {
+  let out = '';
+  let shown = 0;
+  let i = 0;
+  while (i < text.length && shown < max) {
+    const cp = text.codePointAt(i) ?? 0;
+    let ch = String.fromCodePoint(cp);
+    // A lone surrogate: codePointAt returns its own value; take one code unit.
+    if (cp >= 0xd800 && cp <= 0xdfff) ch = text.charAt(i);
+    i += ch.length;
+    shown++;
+    // The zero-width joiner stays: emoji sequences and several scripts need it.
+    out += UNPRINTABLE.test(ch) && cp !== 0x200d ? escapeChar(ch, cp) : ch;
+  }
+  if (i >= text.length) return out;
+  return `${out}… [${(text.length - i).toLocaleString('en-US')} more characters]`;
+}
+
+function escapeChar(ch: string, cp: number): string {
+  const short = SHORT_ESCAPES[ch];
+  if (short !== undefined) return short;
+  if (cp < 0x100) return `\\x${cp.toString(16).padStart(2, '0')}`;
+  if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, '0')}`;
+  return `\\u{${cp.toString(16)}}`;
+}

@@ -3,16 +3,13 @@
 import * as vscode from 'vscode';
 import { parseTemplate, type ParsedTemplate } from '../core/template';
 import { Samples } from './preview/datasets';
+import type { SampleHost, SampleSelection } from './sampleHost';
+
+export type { SampleSelection } from './sampleHost';
 
 export const LANGUAGE_ID = 'judge';
 
-/** The dataset file and row chosen for a template (remembered per template in workspace state). */
-export interface SampleSelection {
-  dataset: string;
-  row: number;
-}
-
-export class Studio implements vscode.Disposable {
+export class Studio implements vscode.Disposable, SampleHost {
   private readonly parsed = new Map<string, { version: number; template: ParsedTemplate }>();
   private readonly selectionEmitter = new vscode.EventEmitter<vscode.Uri>();
   readonly disposables: vscode.Disposable[] = [];

@@ -405,7 +405,7 @@ describe('describeSkips', () => {
   it('names the file, the count, and each skipped row with its line and reason', () => {
     const skipped = parseFixture('malformed.jsonl').filter(isSkip);
     const text = describeSkips(skipped, 'data.jsonl');
-    assert.match(text, /^data\.jsonl: skipped 1 malformed row and read the rest\. row 2 \(line 2\): invalid JSON/);
+    assert.match(text, /^data\.jsonl: skipped 1 malformed row \(1 invalid-json\) and read the rest\. row 2 \(line 2\): invalid JSON/);
     assert.doesNotMatch(text, /the row is skipped/);
     assert.doesNotMatch(text, /\n/);
   });

@@ -169,7 +169,7 @@ describe('judge engine', () => {
     const { stats } = await run(prepared(POINTWISE), [], {
       items: (async function* () {
         yield { row: 1, line: 1, record: { prompt: 'q', response: 'r' } };
-        yield { row: 2, line: 2, error: 'line 2: invalid JSON; the row is skipped' };
+        yield { row: 2, line: 2, reason: 'invalid-json' as const, error: 'line 2: invalid JSON; the row is skipped' };
       })(),
     });
     assert.equal(lines.length, 1);

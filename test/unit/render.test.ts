@@ -89,7 +89,7 @@ describe('renderTemplate', () => {
   it('keeps a value that ends the message with its trailing whitespace, and marks where it landed', () => {
     const response = 'Four.  \n\n';
     const t = parseTemplate(`${FM}# Output format\n\nJSON.\n\n# Task\n\n{{response}}\n\n`);
-    const { messages, values } = ok(renderTemplate(t, { ...ROW, response }));
+    const { messages, values } = ok(renderTemplate(t, { ...ROW, response }, { values: true }));
     assert.ok(messages[0]!.content.endsWith(`# Task\n\n${response}`));
     const mark = values.find((v) => v.name === 'response');
     assert.ok(mark, 'the response value is marked');
@@ -97,12 +97,19 @@ describe('renderTemplate', () => {
   });
 
   it('marks every value in the message it landed in', () => {
-    const { messages, values } = ok(renderTemplate(parseTemplate(`${FM}# System\n\nAbout {{prompt}}.\n\n# Task\n\n{{prompt}} / {{response}}\n`), ROW));
+    const { messages, values } = ok(renderTemplate(parseTemplate(`${FM}# System\n\nAbout {{prompt}}.\n\n# Task\n\n{{prompt}} / {{response}}\n`), ROW, { values: true }));
     assert.deepEqual(values.map((v) => [v.name, v.messageIndex, messages[v.messageIndex]!.content.slice(v.start, v.end)]), [
       ['prompt', 0, ROW.prompt],
       ['prompt', 1, ROW.prompt],
       ['response', 1, ROW.response],
     ]);
+  });
+
+  it('renders once and reports no value positions unless asked (the judge never asks)', () => {
+    const t = parseTemplate(`${FM}# Task\n\n{{prompt}} / {{response}}\n`);
+    const plain = ok(renderTemplate(t, ROW));
+    assert.deepEqual(plain.values, []);
+    assert.deepEqual(plain.messages, ok(renderTemplate(t, ROW, { values: true })).messages);
   });
 
   it('prints numbers and false as text, and objects as JSON', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LineIndex } from '../../src/core/text';
+import { LineIndex, printable } from '../../src/core/text';
 
 describe('LineIndex', () => {
   it('maps offsets to 1-based lines and columns across LF, CRLF and lone CR', () => {
@@ -24,5 +24,30 @@ describe('LineIndex', () => {
       const { line, column } = index.position(offset);
       assert.equal(index.offset(line, column), offset);
     }
+  });
+});
+
+describe('printable', () => {
+  it('escapes controls, DEL, C1, bidi overrides, separators and lone surrogates', () => {
+    assert.equal(printable('a\nb\r\tc\0\u001b[31m\u007f\u0085\u202e\u2028\ud800'), 'a\\nb\\r\\tc\\0\\x1b[31m\\x7f\\x85\\u202e\\u2028\\ud800');
+  });
+
+  it('keeps letters, emoji (joined ones too) and ordinary punctuation', () => {
+    assert.equal(printable('é 😀 👨‍👩‍👧 "q" <b>'), 'é 😀 👨‍👩‍👧 "q" <b>');
+  });
+
+  it('cuts after max characters with a marker counting what was left out', () => {
+    assert.equal(printable('abcdefghij', 4), 'abcd… [6 more characters]');
+    assert.equal(printable('abcd', 4), 'abcd');
+  });
+
+  it('looks only at the head of a huge text', () => {
+    // A cons string is flattened by any scan; if printable walked the whole text, this would
+    // take seconds. Timed with a generous bound, so a busy machine does not fail it.
+    const huge = 'x'.repeat(50_000_000);
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) assert.equal(printable(huge, 10), 'xxxxxxxxxx… [49,999,990 more characters]');
+    const ms = performance.now() - started;
+    assert.ok(ms < 1000, `100 calls took ${ms.toFixed(0)} ms`);
   });
 });

@@ -1,23 +1,41 @@
 // A JSON file holding one array of objects. The file is read whole: JSON.parse needs the full
 // document, and a file that is not one valid array is unreadable input rather than a list of skips.
 import { LineIndex } from '../text';
-import { jsonProblem, kindOf, skip } from './messages';
-import { DatasetError, type ChunkReader, type DatasetItem } from './types';
+import { INVALID_UTF8, jsonProblem, kindOf, nestsDeeperThan, skip, tooDeep } from './messages';
+import { DatasetError, LIMITS, type ChunkReader, type DatasetItem, type ReaderLimits } from './types';
 
 export class JsonReader implements ChunkReader {
   private readonly chunks: string[] = [];
+  private chars = 0;
+  private readonly invalidUtf8 = new Set<number>();
+
+  constructor(private readonly limits: ReaderLimits & { fileChars?: number } = {}) {}
+
+  flagInvalidUtf8(line: number): void {
+    this.invalidUtf8.add(line);
+  }
 
   push(chunk: string): DatasetItem[] {
+    this.chars += chunk.length;
+    const max = this.limits.fileChars ?? LIMITS.jsonFileChars;
+    if (this.chars > max) {
+      throw new DatasetError(
+        `a .json file is read whole, and this one is longer than ${max.toLocaleString('en-US')} characters; ` +
+          'write it as JSON Lines (.jsonl, one object per line), which is read one record at a time',
+        undefined,
+        'file-too-large',
+      );
+    }
     this.chunks.push(chunk);
     return [];
   }
 
   end(): DatasetItem[] {
-    return parseJsonArray(this.chunks.join(''));
+    return parseJsonArray(this.chunks.join(''), this.limits.depth, this.invalidUtf8);
   }
 }
 
-export function parseJsonArray(text: string): DatasetItem[] {
+export function parseJsonArray(text: string, maxDepth: number = LIMITS.depth, invalidUtf8: ReadonlySet<number> = new Set()): DatasetItem[] {
   if (text.trim() === '') return [];
   let value: unknown;
   try {
@@ -25,12 +43,13 @@ export function parseJsonArray(text: string): DatasetItem[] {
   } catch (e) {
     const p = jsonProblem(e);
     if (p.position === undefined) {
-      throw new DatasetError(`invalid JSON (${p.message}); the file must be a JSON array of objects`);
+      throw new DatasetError(`invalid JSON (${p.message}); the file must be a JSON array of objects`, undefined, 'invalid-json');
     }
     const at = new LineIndex(text).position(p.position);
     throw new DatasetError(
       `line ${at.line}, column ${at.column}: invalid JSON (${p.message}); the file must be a JSON array of objects`,
       at.line,
+      'invalid-json',
     );
   }
   if (!Array.isArray(value)) {
@@ -38,16 +57,24 @@ export function parseJsonArray(text: string): DatasetItem[] {
       `expected a JSON array of objects ([{...}, {...}]) but the file holds ${kindOf(value)}; ` +
         'wrap the records in [ ], or write one object per line in a .jsonl file',
       1,
+      'not-an-array',
     );
   }
   const lines = new LineIndex(text);
   const starts = elementOffsets(text);
+  const lineOf = (i: number): number => lines.position(starts[i] ?? text.length).line;
   return value.map((element: unknown, i): DatasetItem => {
     const row = i + 1;
-    const line = lines.position(starts[i] ?? 0).line;
-    if (kindOf(element) !== 'an object') {
-      return skip(row, line, `element ${row} of the array is ${kindOf(element)}, not an object`);
+    const line = lineOf(i);
+    if (invalidUtf8.size > 0) {
+      // Up to the line before the next element; elements that share a line share its bad bytes.
+      const last = i + 1 < starts.length ? Math.max(line, lineOf(i + 1) - 1) : Infinity;
+      for (const bad of invalidUtf8) if (bad >= line && bad <= last) return skip(row, line, 'invalid-utf8', INVALID_UTF8);
     }
+    if (kindOf(element) !== 'an object') {
+      return skip(row, line, 'not-an-object', `element ${row} of the array is ${kindOf(element)}, not an object`);
+    }
+    if (nestsDeeperThan(element, maxDepth)) return skip(row, line, 'too-deep', tooDeep(maxDepth));
     return { row, line, record: element as Record<string, unknown> };
   });
 }

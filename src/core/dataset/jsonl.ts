@@ -1,12 +1,29 @@
-// JSON Lines: one object per line. Blank lines are not rows; a bad line is a skip that keeps its row number.
-import { jsonProblem, kindOf, skip } from './messages';
-import type { ChunkReader, DatasetItem } from './types';
+// JSON Lines: one object per line. Blank lines are not rows; a bad line is a skip that keeps its
+// row number, whatever is wrong with it (syntax, kind, nesting, encoding, NUL, length).
+import { INVALID_UTF8, jsonProblem, kindOf, nestsDeeperThan, NUL_BYTE, skip, tooDeep, tooLong } from './messages';
+import { LIMITS, type ChunkReader, type DatasetItem, type ReaderLimits } from './types';
 
 export class JsonlReader implements ChunkReader {
   private rest = ''; // text after the last line break seen
+  private restTooLong = false; // `rest` passed the limit and was dropped; the line is skipped when it ends
   private line = 1; // line number of the first line in `rest`
   private row = 0;
   private afterCR = false; // the previous chunk ended in CR: a leading LF completes that break
+  private readonly invalidUtf8 = new Set<number>();
+  private readonly maxChars: number;
+  private readonly maxDepth: number;
+
+  /** `at`: where the text starts (for reading one row on its own): its line, and the rows before it. */
+  constructor(limits: ReaderLimits = {}, at: { line: number; row: number } = { line: 1, row: 0 }) {
+    this.line = at.line;
+    this.row = at.row;
+    this.maxChars = limits.recordChars ?? LIMITS.recordChars;
+    this.maxDepth = limits.depth ?? LIMITS.depth;
+  }
+
+  flagInvalidUtf8(line: number): void {
+    this.invalidUtf8.add(line);
+  }
 
   push(chunk: string): DatasetItem[] {
     const out: DatasetItem[] = [];
@@ -19,38 +36,68 @@ export class JsonlReader implements ChunkReader {
     for (let m = breaks.exec(chunk); m !== null; m = breaks.exec(chunk)) {
       // A CR at the very end may be the first half of a CRLF split across chunks.
       if (m[0] === '\r' && m.index === chunk.length - 1) this.afterCR = true;
-      this.lineItem(this.rest + chunk.slice(from, m.index), out);
+      const long = this.restTooLong || this.rest.length + (m.index - from) > this.maxChars;
+      this.lineItem(long ? undefined : this.rest + chunk.slice(from, m.index), out);
       this.rest = '';
+      this.restTooLong = false;
       from = m.index + m[0].length;
     }
-    this.rest += chunk.slice(from);
+    if (!this.restTooLong) {
+      if (this.rest.length + (chunk.length - from) > this.maxChars) {
+        // Memory stays bounded by the limit: the rest of this line is only scanned for its end.
+        this.rest = '';
+        this.restTooLong = true;
+      } else this.rest += chunk.slice(from);
+    }
     return out;
+  }
+
+  /**
+   * The unfinished last line read as if the input ended here, without consuming it (a file still
+   * being appended to, whose last line may yet lack its line break). Undefined when blank.
+   */
+  peek(): DatasetItem | undefined {
+    if (this.restTooLong || this.rest.trim() === '') return undefined;
+    const probe = new JsonlReader({ recordChars: this.maxChars, depth: this.maxDepth }, { line: this.line, row: this.row });
+    if (this.invalidUtf8.has(this.line)) probe.flagInvalidUtf8(this.line);
+    probe.push(this.rest);
+    return probe.end()[0];
   }
 
   end(): DatasetItem[] {
     const out: DatasetItem[] = [];
-    this.lineItem(this.rest, out);
+    this.lineItem(this.restTooLong ? undefined : this.rest, out);
     this.rest = '';
+    this.restTooLong = false;
     return out;
   }
 
-  private lineItem(text: string, out: DatasetItem[]): void {
+  /** `text` undefined: the line was longer than the limit. */
+  private lineItem(text: string | undefined, out: DatasetItem[]): void {
     const line = this.line++;
-    if (text.trim() === '') return;
+    const invalid = this.invalidUtf8.delete(line);
+    if (text === undefined) {
+      out.push(skip(++this.row, line, 'line-too-long', tooLong(this.maxChars)));
+      return;
+    }
+    if (!invalid && text.trim() === '') return;
     const row = ++this.row;
+    if (invalid) return void out.push(skip(row, line, 'invalid-utf8', INVALID_UTF8));
+    if (text.includes('\0')) return void out.push(skip(row, line, 'nul-byte', NUL_BYTE));
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
       const p = jsonProblem(e);
       const at = p.position === undefined ? '' : ` at column ${p.position + 1}`;
-      out.push(skip(row, line, `invalid JSON${at} (${p.message})`));
+      out.push(skip(row, line, 'invalid-json', `invalid JSON${at} (${p.message})`));
       return;
     }
     if (kindOf(value) !== 'an object') {
-      out.push(skip(row, line, `expected a JSON object such as {"prompt": "..."} but found ${kindOf(value)}`));
+      out.push(skip(row, line, 'not-an-object', `expected a JSON object such as {"prompt": "..."} but found ${kindOf(value)}`));
       return;
     }
+    if (nestsDeeperThan(value, this.maxDepth)) return void out.push(skip(row, line, 'too-deep', tooDeep(this.maxDepth)));
     out.push({ row, line, record: value as Record<string, unknown> });
   }
 }

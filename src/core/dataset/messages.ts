@@ -1,10 +1,11 @@
 // Wording shared by the readers, so every skip reads the same and can be summarised.
-import type { DatasetSkip } from './types';
+import { printable } from '../text';
+import { LIMITS, SKIP_REASONS, type DatasetSkip, type SkipReason } from './types';
 
 const SKIPPED = '; the row is skipped';
 
-export function skip(row: number, line: number, what: string): DatasetSkip {
-  return { row, line, error: `line ${line}: ${what}${SKIPPED}` };
+export function skip(row: number, line: number, reason: SkipReason, what: string): DatasetSkip {
+  return { row, line, reason, error: `line ${line}: ${what}${SKIPPED}` };
 }
 
 /** "a string", "an array", "null"… for messages about a value of the wrong kind. */
@@ -15,12 +16,58 @@ export function kindOf(value: unknown): string {
   return t === 'object' ? 'an object' : t === 'string' ? 'a string' : `a ${t}`;
 }
 
-/** V8's JSON.parse message with its character position, if it gave one. */
+/** V8's JSON.parse message with its character position, if it gave one; the input it quotes made printable. */
 export function jsonProblem(error: unknown): { message: string; position?: number } {
   const raw = error instanceof Error ? error.message : String(error);
   const m = /\s*in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(raw);
-  if (!m) return { message: raw };
-  return { message: raw.slice(0, m.index) + raw.slice(m.index + m[0].length), position: Number(m[1]) };
+  if (!m) return { message: printable(raw, 200) };
+  const message = raw.slice(0, m.index) + raw.slice(m.index + m[0].length);
+  return { message: printable(message, 200), position: Number(m[1]) };
+}
+
+/** Whether arrays and objects nest deeper than `limit`; iterative, so any depth is safe to ask about. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v as object);
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export function tooDeep(limit: number): string {
+  return `arrays and objects nest more than ${limit} levels deep (the limit for one record)`;
+}
+
+export function tooLong(limit: number): string {
+  const mi = limit % (1024 * 1024) === 0 ? ` (${limit / 1024 / 1024} Mi)` : '';
+  return `the record is longer than ${limit.toLocaleString('en-US')} characters${mi}, the limit for one record; split the text or shorten it`;
+}
+
+export const NUL_BYTE = 'the record holds a NUL character (\\0), which a text dataset never contains; remove it';
+
+export const INVALID_UTF8 =
+  'the line is not valid UTF-8; save the file as UTF-8 (if it is Windows-1252: iconv -f WINDOWS-1252 -t UTF-8 in > out)';
+
+export const DEFAULT_DEPTH = LIMITS.depth;
+
+/** Skips counted by reason, every reason present (0 when none), for a run summary. */
+export function countSkips(skipped: readonly DatasetSkip[]): Record<SkipReason, number> {
+  const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>;
+  for (const s of skipped) counts[s.reason]++;
+  return counts;
+}
+
+/** "2 invalid-json, 1 too-deep": the reasons that occurred, most frequent first. */
+export function describeReasons(skipped: readonly DatasetSkip[]): string {
+  return Object.entries(countSkips(skipped))
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(', ');
 }
 
 const LISTED = 5;
@@ -35,7 +82,7 @@ export function describeSkips(skipped: DatasetSkip[], file: string): string {
   });
   const more = n > LISTED ? `; and ${n - LISTED} more` : '';
   return (
-    `${file}: skipped ${n} malformed row${n === 1 ? '' : 's'} and read the rest. ` +
+    `${file}: skipped ${n} malformed row${n === 1 ? '' : 's'} (${describeReasons(skipped)}) and read the rest. ` +
     `${listed.join('; ')}${more}. ` +
     'Fix or remove those records to include them; row numbers of the other rows stay the same either way.'
   );

@@ -3,7 +3,7 @@ import Handlebars from 'handlebars';
 import type { DatasetRecord } from '../dataset/types';
 import type { ChatMessage } from '../judge/types';
 import { outputInstruction } from '../judge/replySchema';
-import { LineIndex } from '../text';
+import { LineIndex, printable } from '../text';
 import { pairFields, pairStyle } from './fields';
 import type { ParsedTemplate } from './types';
 
@@ -12,6 +12,11 @@ export interface RenderOptions {
   swap?: boolean;
   /** 1-based row number, named in error messages. */
   row?: number;
+  /**
+   * Also report where each dataset value landed (the preview's highlighting). It costs a second
+   * render with every value wrapped, so the judge, which only sends the messages, leaves it off.
+   */
+  values?: boolean;
 }
 
 /** Where a dataset value landed in a message (for the preview's highlighting). */
@@ -93,12 +98,14 @@ export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: R
     // The template's own leading/trailing whitespace is trimmed, never a value's.
     const finish = (s: string) => (instruction ? `${s.trimEnd()}\n\n${instruction}` : s).trim();
     const index = messages.length;
-    const marked = markedRender(fn, context, raw);
-    if (marked) {
-      const { plain, marks } = unmark(finish(marked), index);
-      messages.push({ role: part.role, content: plain });
-      values.push(...marks);
-    } else messages.push({ role: part.role, content: finish(raw) });
+    if (opts.values === true) {
+      const marked = markedRender(fn, context, raw);
+      if (marked) {
+        const { plain, marks } = unmark(finish(marked), index);
+        messages.push({ role: part.role, content: plain });
+        values.push(...marks);
+      } else messages.push({ role: part.role, content: finish(raw) });
+    } else messages.push({ role: part.role, content: trimTemplateOnly(fn, context, raw, instruction) ?? finish(raw) });
   }
   return { ok: true, prompt: { messages, values } };
 }
@@ -133,14 +140,17 @@ function buildContext(t: ParsedTemplate, record: DatasetRecord, swap: boolean): 
   return { ...record, [a]: record[b], [b]: record[a] };
 }
 
-/** Objects print as JSON rather than "[object Object]"; arrays and objects still iterate in blocks. */
+/**
+ * Objects print as JSON rather than "[object Object]"; arrays and objects still iterate in blocks.
+ * The JSON is made only when an object is printed: a row with a 50 MB field is not serialised
+ * (once per nesting level) just to be rendered.
+ */
 function displayable(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 20) return value;
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
     ? value.map((v) => displayable(v, depth + 1))
     : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, displayable(v, depth + 1)]));
-  const json = JSON.stringify(value, null, 2);
-  Object.defineProperty(copy, 'toString', { value: () => json, enumerable: false });
+  Object.defineProperty(copy, 'toString', { value: () => JSON.stringify(value, null, 2), enumerable: false });
   return copy;
 }
 
@@ -154,7 +164,8 @@ function renderError(e: unknown, t: ParsedTemplate, part: Part, rowText: string)
     const pos = t.index.position(part.toDoc(local));
     return { ok: false, field, error: `${capital(rowText)}: field \`${field}\` is missing inside a block (line ${pos.line}, column ${pos.column}); add it to every item or remove the placeholder.` };
   }
-  return { ok: false, error: `${capital(rowText)}: rendering failed: ${message}` };
+  // Handlebars may quote the row (megabytes, control characters): only a printable head is kept.
+  return { ok: false, error: `${capital(rowText)}: rendering failed: ${printable(message, 300)}` };
 }
 
 function offsetIn(source: string, line: number, column: number): number {
@@ -177,7 +188,7 @@ const MARK = /\uE000([^\uE002]*)\uE002|\uE001/g;
 
 /** The render with every string value wrapped in sentinels, or undefined when that differs from `raw`. */
 function markedRender(fn: Handlebars.TemplateDelegate, context: DatasetRecord, raw: string): string | undefined {
-  if (/[\uE000-\uE002]/.test(JSON.stringify(context) ?? '')) return undefined;
+  if (holdsSentinel(context)) return undefined;
   let marked: string;
   try {
     marked = fn(displayable(wrap(context, '')));
@@ -185,6 +196,58 @@ function markedRender(fn: Handlebars.TemplateDelegate, context: DatasetRecord, r
     return undefined;
   }
   return marked.replace(MARK, '') === raw ? marked : undefined;
+}
+
+/**
+ * The same text the marked render gives, without copying the values: a skeleton render, with every
+ * string value standing in as OPEN+CLOSE, shows how much leading and trailing whitespace is the
+ * template's own. Undefined when the skeleton does not frame `raw` (a helper saw the stand-ins).
+ */
+function trimTemplateOnly(fn: Handlebars.TemplateDelegate, context: DatasetRecord, raw: string, instruction: string | undefined): string | undefined {
+  if (holdsSentinel(context)) return undefined;
+  let skeleton: string;
+  try {
+    skeleton = fn(displayable(standIn(context)));
+  } catch {
+    return undefined;
+  }
+  const first = skeleton.indexOf(OPEN);
+  const last = skeleton.lastIndexOf(CLOSE);
+  if (first < 0 || last < first) return undefined;
+  const head = skeleton.slice(0, first);
+  const tail = skeleton.slice(last + 1);
+  if (head.length + tail.length > raw.length || !raw.startsWith(head) || !raw.endsWith(tail)) return undefined;
+  const lead = head.length - head.trimStart().length;
+  const trail = tail.length - tail.trimEnd().length;
+  const body = raw.slice(lead, raw.length - trail);
+  return instruction ? `${body}\n\n${instruction.trimEnd()}` : body;
+}
+
+/** The row with every non-empty string replaced by OPEN+CLOSE (as `wrap` marks them, without the text). */
+function standIn(value: unknown): unknown {
+  if (typeof value === 'string') return value === '' ? value : OPEN + SEP + CLOSE;
+  if (Array.isArray(value)) return value.map(standIn);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, standIn(v)]));
+  return value;
+}
+
+/** Whether any string (key or value) in the row holds a sentinel; iterative, no copy of the row. */
+function holdsSentinel(value: unknown): boolean {
+  const sentinel = /[\uE000-\uE002]/;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (sentinel.test(v)) return true;
+    } else if (Array.isArray(v)) for (const child of v) stack.push(child);
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (sentinel.test(k)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 /** Strips the sentinels, noting where each wrapped value starts and ends in the plain text. */

@@ -1,7 +1,11 @@
-// Reads a results/dataset file once and calibrates one metric on it: the core report plus the
-// rows behind each confusion cell. Plain node (no `vscode`), so it is tested without the editor.
+// Reads a results/dataset file and calibrates one metric on it: the core report plus the rows
+// behind each confusion cell. A JSONL file being appended to (a run in progress) is read
+// incrementally: only the bytes added since the last look. Plain node (no `vscode`).
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { calibrate, type CalibrationNote, type CalibrationReport } from '../../core/calibration';
-import { readDatasetFile, type DatasetItem, type DatasetRow, type DatasetSkip } from '../../core/dataset';
+import { ByteDecoder, formatOf, isSkip, readDatasetFile, type DatasetItem, type DatasetRow, type DatasetSkip } from '../../core/dataset';
+import { JsonlReader } from '../../core/dataset/jsonl';
 import { CellIndex } from './cells';
 
 export interface LoadedFile {
@@ -35,6 +39,110 @@ export async function calibrateFile(file: string, metric: string, display: strin
     data = await loadFile(file, signal);
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(file).join(display) };
+  }
+  return calibrateLoaded(data, metric, display);
+}
+
+/** Bytes read per step: a 100,000-row results file is read in a few dozen steps. */
+const STEP = 4 * 1024 * 1024;
+/** Bytes compared at the start of the file and before the read position to notice a rewrite. */
+const PROBE = 256;
+
+/**
+ * A JSONL file read as it grows: each `read()` parses only the bytes appended since the last
+ * one, and starts over when the file was truncated or rewritten. Other formats are read whole.
+ */
+export class GrowingFile {
+  private decoder: ByteDecoder | undefined;
+  private reader: JsonlReader | undefined;
+  private offset = 0;
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
+  private rows: DatasetRow[] = [];
+  private skipped: DatasetSkip[] = [];
+  /** How the last read went, for logs and tests. */
+  lastRead: { mode: 'whole' | 'appended' | 'restarted'; bytes: number } = { mode: 'whole', bytes: 0 };
+
+  constructor(readonly file: string) {}
+
+  /** Throws (naming the file) when it cannot be read, as loadFile does. */
+  async read(): Promise<LoadedFile> {
+    if (formatOf(this.file) !== 'jsonl') {
+      this.lastRead = { mode: 'whole', bytes: 0 };
+      return loadFile(this.file);
+    }
+    try {
+      return await this.readJsonl();
+    } catch (e) {
+      this.decoder = undefined; // start over next time
+      if (e instanceof Error && !e.message.includes(this.file)) throw new Error(`cannot read dataset ${this.file}: ${e.message}`, { cause: e });
+      throw e;
+    }
+  }
+
+  private async readJsonl(): Promise<LoadedFile> {
+    const handle = await fsp.open(this.file, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      let mode: 'appended' | 'restarted' = 'appended';
+      if (!this.decoder || size < this.offset || !(await this.unchanged(handle))) {
+        this.reader = new JsonlReader();
+        this.decoder = new ByteDecoder(this.reader, path.basename(this.file));
+        this.offset = 0;
+        this.rows = [];
+        this.skipped = [];
+        mode = 'restarted';
+      }
+      const start = this.offset;
+      while (this.offset < size) {
+        const buf = Buffer.alloc(Math.min(STEP, size - this.offset));
+        const { bytesRead } = await handle.read(buf, 0, buf.length, this.offset);
+        if (bytesRead === 0) break;
+        this.add(this.decoder.push(buf.subarray(0, bytesRead)));
+        this.offset += bytesRead;
+      }
+      this.add(this.decoder.flushHead());
+      this.head = await readAt(handle, 0, Math.min(PROBE, this.offset));
+      this.tail = await readAt(handle, Math.max(0, this.offset - PROBE), this.offset);
+      this.lastRead = { mode, bytes: this.offset - start };
+    } finally {
+      await handle.close();
+    }
+    // A last line without its line break yet still counts, as the whole-file reader counts it.
+    const pending = this.reader?.peek();
+    if (!pending) return { rows: this.rows, skipped: this.skipped };
+    return isSkip(pending) ? { rows: this.rows, skipped: [...this.skipped, pending] } : { rows: [...this.rows, pending], skipped: this.skipped };
+  }
+
+  private add(items: DatasetItem[]): void {
+    for (const item of items) {
+      if (isSkip(item)) this.skipped.push(item);
+      else this.rows.push(item);
+    }
+  }
+
+  /** The bytes already read are still there: same start, same bytes just before the read position. */
+  private async unchanged(handle: fsp.FileHandle): Promise<boolean> {
+    const head = await readAt(handle, 0, this.head.length);
+    const tail = await readAt(handle, this.offset - this.tail.length, this.offset);
+    return head.equals(this.head) && tail.equals(this.tail);
+  }
+}
+
+async function readAt(handle: fsp.FileHandle, start: number, end: number): Promise<Buffer> {
+  if (end <= start) return Buffer.alloc(0);
+  const buf = Buffer.alloc(end - start);
+  const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+  return buf.subarray(0, bytesRead);
+}
+
+/** GrowingFile.read + calibrateLoaded, with a reading error turned into a value (as calibrateFile). */
+export async function calibrateGrowing(source: GrowingFile, metric: string, display: string): Promise<Calibrated> {
+  let data: LoadedFile;
+  try {
+    data = await source.read();
+  } catch (e) {
+    return { ok: false, error: (e as Error).message.split(source.file).join(display) };
   }
   return calibrateLoaded(data, metric, display);
 }

@@ -7,7 +7,7 @@ import type { Studio } from '../studio';
 import { webviewPage } from '../webview/page';
 import { LivePanel } from '../webview/panels';
 import type { CellIndex } from './cells';
-import { calibrateFile, calibrateLoaded, type LoadedFile } from './load';
+import { calibrateGrowing, calibrateLoaded, GrowingFile, type LoadedFile } from './load';
 import { buildView } from './model';
 
 export const CALIBRATION_VIEW_TYPE = 'judgeStudio.calibration';
@@ -26,6 +26,8 @@ export function panelTitle(file: vscode.Uri, metric: string): string {
 
 export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   private cells: CellIndex | undefined;
+  /** The file as read so far: a run appending rows costs a read of the new rows only. */
+  private readonly source: GrowingFile;
   /** The view of the first calibration (undefined when it failed), for the command's caller. */
   readonly firstView: Promise<CalibrationView | undefined>;
 
@@ -39,6 +41,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   ) {
     super(panel, { extensionUri: studio.context.extensionUri, name: 'calibration', messages: webviewMessageSchema, log: studio.log }, onDisposed);
     panel.title = panelTitle(file, metric);
+    this.source = new GrowingFile(file.fsPath);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(file, '..'), fileName(file)));
     this.disposables.push(
       watcher,
@@ -83,7 +86,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     const display = this.display;
     const started = performance.now();
     try {
-      const outcome = data ? await calibrateLoaded(data, this.metric, display) : await calibrateFile(this.file.fsPath, this.metric, display);
+      const outcome = data ? await calibrateLoaded(data, this.metric, display) : await calibrateGrowing(this.source, this.metric, display);
       if (!outcome.ok) {
         this.cells = undefined;
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };

@@ -1,33 +1,62 @@
 // The dataset row chosen for a template's preview: resolving it (the remembered choice, else a
-// sibling dataset and row 1), reading the file (cached), and the pickers that change it.
+// sibling dataset and row 1), reading it, and the pickers that change it. A JSONL file is indexed
+// once per change (byte offsets of its rows) and only the rows shown are read and parsed; CSV and
+// JSON arrays are parsed whole, once per change.
 import * as vscode from 'vscode';
-import { DatasetError, formatOf, isSkip, parseDataset, type DatasetFormat, type DatasetItem } from '../../core/dataset';
+import {
+  bufferSource,
+  DatasetError,
+  fileSource,
+  formatOf,
+  indexJsonl,
+  isSkip,
+  parseDataset,
+  parseDatasetBytes,
+  readIndexedRows,
+  type ByteSource,
+  type DatasetFormat,
+  type DatasetItem,
+  type JsonlIndex,
+} from '../../core/dataset';
+import { printable } from '../../core/text';
 import type { SampleView } from '../language/model/edits';
-import type { Studio } from '../studio';
+import type { SampleHost } from '../sampleHost';
 import type { SampleOutcome } from './model';
-import { datasetColumns, rowCount, rowSummary, selectRow, siblingDatasetNames } from './rows';
+import { datasetColumns, rowSummary, selectRow, siblingDatasetNames } from './rows';
 import type { SampleInfo } from '../../protocol/preview';
+
+/** A dataset as the editor reads it: a row count, and rows read on demand. */
+export interface SampleData {
+  readonly rows: number;
+  item(row: number): Promise<DatasetItem | undefined>;
+  /** Rows `from`..`to` (1-based, inclusive, clamped to the dataset). */
+  range(from: number, to: number): Promise<DatasetItem[]>;
+}
 
 export interface Sample {
   info: SampleInfo;
   outcome: SampleOutcome;
   dataset: vscode.Uri | undefined;
-  items: DatasetItem[];
+  data: SampleData;
 }
+
+const EMPTY: SampleData = { rows: 0, item: async () => undefined, range: async () => [] };
 
 const DATASET_GLOB = '**/*.{jsonl,ndjson,json,csv}';
 /** JSON files in a workspace that are configuration, not data. */
 const NOT_DATA = /(^|\/)(package(-lock)?|tsconfig[\w.-]*|jsconfig|settings|launch|tasks|extensions|\.eslintrc)\.json$/;
+/** Rows listed in a row picker around the current one; past that, the picker asks for a number. */
+const PICK_WINDOW = 500;
 
 export class Samples implements vscode.Disposable {
-  private readonly cache = new Map<string, { stamp: string; items: DatasetItem[] }>();
+  private readonly cache = new Map<string, { stamp: string; data: Promise<SampleData> }>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** Fires with a dataset's URI when its file or open document changes. */
   readonly onDidChangeDataset = this.changed.event;
 
   /** One per extension (on the Studio): every feature shares its cache and its one file watcher. */
-  constructor(private readonly studio: Studio) {
+  constructor(private readonly host: SampleHost) {
     const watcher = vscode.workspace.createFileSystemWatcher(DATASET_GLOB);
     const fire = (uri: vscode.Uri) => {
       this.cache.delete(uri.toString());
@@ -46,7 +75,7 @@ export class Samples implements vscode.Disposable {
 
   /** The remembered dataset and row, else the first sibling dataset (`x.judge` -> `x.jsonl`, …) and row 1. */
   async choice(template: vscode.Uri): Promise<{ dataset: vscode.Uri; row: number } | undefined> {
-    const saved = this.studio.selection(template);
+    const saved = this.host.selection(template);
     if (saved) return { dataset: toUri(saved.dataset), row: saved.row };
     // An unsaved (untitled) template has no folder to look in.
     if (!template.path.startsWith('/')) return undefined;
@@ -59,18 +88,20 @@ export class Samples implements vscode.Disposable {
     return undefined;
   }
 
-  /** Items of a dataset, re-read only when the file (or its open, unsaved document) changes. */
-  async items(dataset: vscode.Uri): Promise<DatasetItem[]> {
+  /** A dataset's rows, indexed or parsed again only when the file (or its open, unsaved document) changes. */
+  async data(dataset: vscode.Uri): Promise<SampleData> {
     const key = dataset.toString();
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
     const stamp = open ? `doc:${open.version}` : await fileStamp(dataset);
     const hit = this.cache.get(key);
-    if (hit && hit.stamp === stamp) return hit.items;
-    const format = datasetFormat(dataset);
-    const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(dataset));
-    const items = parseDataset(text, format);
-    this.cache.set(key, { stamp, items });
-    return items;
+    if (hit && hit.stamp === stamp) return hit.data;
+    const data = load(dataset, datasetFormat(dataset), open);
+    this.cache.set(key, { stamp, data });
+    // A failed read is not cached: the next look tries again.
+    data.catch(() => {
+      if (this.cache.get(key)?.data === data) this.cache.delete(key);
+    });
+    return data;
   }
 
   async sample(template: vscode.Uri): Promise<Sample> {
@@ -79,15 +110,16 @@ export class Samples implements vscode.Disposable {
       const base = template.path.slice(template.path.lastIndexOf('/') + 1);
       const beside = template.path.startsWith('/') ? `, and none beside the template (${siblingDatasetNames(base).join(', ')})` : '';
       const message = `No dataset chosen${beside}; use "Choose dataset…" to pick one.`;
-      return { info: { dataset: null, row: 1, rows: 0 }, outcome: { ok: false, code: 'no-dataset', message }, dataset: undefined, items: [] };
+      return { info: { dataset: null, row: 1, rows: 0 }, outcome: { ok: false, code: 'no-dataset', message }, dataset: undefined, data: EMPTY };
     }
     const label = vscode.workspace.asRelativePath(choice.dataset);
     try {
-      const items = await this.items(choice.dataset);
-      return { info: { dataset: label, row: choice.row, rows: rowCount(items) }, outcome: selectRow(items, choice.row, label), dataset: choice.dataset, items };
+      const data = await this.data(choice.dataset);
+      const item = await data.item(choice.row);
+      return { info: { dataset: label, row: choice.row, rows: data.rows }, outcome: selectRow(item ? [item] : [], choice.row, label, data.rows), dataset: choice.dataset, data };
     } catch (e) {
-      const message = e instanceof DatasetError ? `${label}: ${e.message}` : `cannot read ${label}: ${(e as Error).message}`;
-      return { info: { dataset: label, row: choice.row, rows: 0 }, outcome: { ok: false, code: 'dataset-unreadable', message }, dataset: choice.dataset, items: [] };
+      const message = e instanceof DatasetError ? `${label}: ${e.message}` : `cannot read ${label}: ${printable((e as Error).message, 300)}`;
+      return { info: { dataset: label, row: choice.row, rows: 0 }, outcome: { ok: false, code: 'dataset-unreadable', message }, dataset: choice.dataset, data: EMPTY };
     }
   }
 
@@ -96,12 +128,12 @@ export class Samples implements vscode.Disposable {
     try {
       const s = await this.sample(template);
       return {
-        columns: datasetColumns(s.items),
+        columns: datasetColumns(await s.data.range(1, 50)),
         ...(s.outcome.ok && { record: s.outcome.record, row: s.info.row }),
         ...(s.info.dataset && { dataset: s.info.dataset }),
       };
     } catch (e) {
-      this.studio.log.warn(`reading the sample for ${template.toString()} failed`, e);
+      this.host.log.warn(`reading the sample for ${template.toString()} failed`, e);
       return { columns: [] };
     }
   }
@@ -127,20 +159,20 @@ export class Samples implements vscode.Disposable {
       uri = chosen?.[0];
       if (!uri) return false;
     }
-    await this.studio.setSelection(template, { dataset: uri.toString(), row: 1 });
+    await this.host.setSelection(template, { dataset: uri.toString(), row: 1 });
     return true;
   }
 
   async pickRow(template: vscode.Uri): Promise<boolean> {
     const sample = await this.sample(template);
     if (!sample.dataset) return this.pickDataset(template);
-    if (!sample.items.length) {
+    if (!sample.data.rows) {
       void vscode.window.showWarningMessage(sample.outcome.ok ? `${sample.info.dataset} has no rows.` : sample.outcome.message);
       return false;
     }
     const row = await chooseRow(sample, `Row of ${sample.info.dataset} for the preview`);
     if (row === undefined) return false;
-    await this.studio.setSelection(template, { dataset: sample.dataset.toString(), row });
+    await this.host.setSelection(template, { dataset: sample.dataset.toString(), row });
     return true;
   }
 
@@ -148,7 +180,7 @@ export class Samples implements vscode.Disposable {
     const sample = await this.sample(template);
     if (!sample.dataset || !sample.info.rows) return;
     const row = Math.min(sample.info.rows, Math.max(1, sample.info.row + delta));
-    if (row !== sample.info.row) await this.studio.setSelection(template, { dataset: sample.dataset.toString(), row });
+    if (row !== sample.info.row) await this.host.setSelection(template, { dataset: sample.dataset.toString(), row });
   }
 
   dispose(): void {
@@ -156,26 +188,43 @@ export class Samples implements vscode.Disposable {
   }
 }
 
-/** A quick pick of the sample's rows, its current row active; the row chosen, or undefined. */
+/**
+ * A quick pick of the sample's rows, its current row active; the row chosen, or undefined. A big
+ * dataset lists the rows around the current one and offers to go to any row by number.
+ */
 export async function chooseRow(sample: Sample, title: string): Promise<number | undefined> {
   type Item = vscode.QuickPickItem & { row: number };
-  const items: Item[] = sample.items.map((item) => ({
+  const total = sample.data.rows;
+  const from = Math.max(1, Math.min(sample.info.row - Math.floor(PICK_WINDOW / 2), total - PICK_WINDOW + 1));
+  const shown = await sample.data.range(from, from + PICK_WINDOW - 1);
+  const items: Item[] = shown.map((item) => ({
     label: `Row ${item.row}`,
     description: isSkip(item) ? '$(warning) unreadable' : rowSummary(item.record),
     ...(isSkip(item) && { detail: item.error }),
     row: item.row,
   }));
+  const partial = shown.length < total;
+  if (partial) items.push({ label: '$(list-ordered) Go to row…', description: `${total.toLocaleString('en-US')} rows; rows ${from}–${from + shown.length - 1} listed`, alwaysShow: true, row: 0 });
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = title;
   qp.items = items;
   qp.matchOnDescription = true;
   qp.activeItems = items.filter((i) => i.row === sample.info.row);
-  const row = await new Promise<number | undefined>((resolve) => {
+  let row = await new Promise<number | undefined>((resolve) => {
     qp.onDidAccept(() => resolve(qp.selectedItems[0]?.row));
     qp.onDidHide(() => resolve(undefined));
     qp.show();
   });
   qp.dispose();
+  if (row === 0) {
+    const typed = await vscode.window.showInputBox({
+      title,
+      prompt: `Row number, 1 to ${total}`,
+      value: String(sample.info.row),
+      validateInput: (v) => (/^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= total ? undefined : `Enter a whole number from 1 to ${total}.`),
+    });
+    row = typed === undefined ? undefined : Number(typed.trim());
+  }
   return row;
 }
 
@@ -208,4 +257,36 @@ async function fileStamp(uri: vscode.Uri): Promise<string> {
 
 function rankFile(uri: vscode.Uri, dir: string): number {
   return vscode.Uri.joinPath(uri, '..').toString() === dir ? 0 : 1;
+}
+
+/** Indexes a JSONL dataset (rows read on demand); parses any other format whole. */
+async function load(uri: vscode.Uri, format: DatasetFormat, open: vscode.TextDocument | undefined): Promise<SampleData> {
+  const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+  if (format === 'jsonl') {
+    let source: ByteSource;
+    if (open) source = bufferSource(Buffer.from(open.getText(), 'utf8'));
+    else if (uri.scheme === 'file') source = fileSource(uri.fsPath);
+    else source = bufferSource(await vscode.workspace.fs.readFile(uri));
+    const index = await indexJsonl(source);
+    if (index) return indexed(source, index);
+  }
+  const items = open ? parseDataset(open.getText(), format) : parseDatasetBytes(await vscode.workspace.fs.readFile(uri), format, name);
+  return parsed(items);
+}
+
+function indexed(source: ByteSource, index: JsonlIndex): SampleData {
+  return {
+    rows: index.rows,
+    item: async (row) => (await readIndexedRows(source, index, row, row))[0],
+    range: (from, to) => readIndexedRows(source, index, from, to),
+  };
+}
+
+function parsed(items: DatasetItem[]): SampleData {
+  // Rows are numbered 1..N in order, so row r is items[r - 1].
+  return {
+    rows: items.length,
+    item: async (row) => items[row - 1],
+    range: async (from, to) => items.slice(Math.max(0, from - 1), Math.max(0, to)),
+  };
 }

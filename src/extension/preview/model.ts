@@ -38,7 +38,7 @@ export function buildPreview(input: PreviewInput): HostMessage {
     : [{ label: 'single', swap: false, sent: true }];
   const orders: SwapOrder[] = [];
   for (const step of plan) {
-    const outcome = renderTemplate(t, record, { row: sample.row, swap: step.swap });
+    const outcome = renderTemplate(t, record, { row: sample.row, swap: step.swap, values: true });
     if (!outcome.ok) {
       const problem: Problem = { code: outcome.field ? 'missing-field' : 'render-failed', severity: 'error', message: outcome.error };
       return { type: 'errors', template, sample, title: `Row ${sample.row} cannot be rendered with this template.`, errors: [problem] };

@@ -8,11 +8,13 @@ export function siblingDatasetNames(templateFile: string): string[] {
   return ['.jsonl', '.ndjson', '.json', '.csv'].map((ext) => base + ext);
 }
 
-/** Row `row` (1-based, file order) of a parsed dataset, or a message saying why it cannot be used. */
-export function selectRow(items: DatasetItem[], row: number, dataset: string): SampleOutcome {
+/**
+ * Row `row` (1-based, file order) among `items` (the whole dataset, or only the rows read), or a
+ * message saying why it cannot be used; `count` is the dataset's row count.
+ */
+export function selectRow(items: DatasetItem[], row: number, dataset: string, count = rowCount(items)): SampleOutcome {
   const item = items.find((i) => i.row === row);
   if (!item) {
-    const count = rowCount(items);
     return {
       ok: false,
       code: 'row-missing',

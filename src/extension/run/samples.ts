@@ -59,7 +59,7 @@ export class SampleChooser implements vscode.Disposable {
     if (!sample.dataset) return undefined;
     let row = opts.row ?? (opts.current ? sample.info.row : undefined);
     if (row === undefined) {
-      if (!sample.items.length) {
+      if (!sample.data.rows) {
         void vscode.window.showWarningMessage(`Judge Studio: ${sample.info.dataset} has no rows to judge.`);
         return undefined;
       }
@@ -68,7 +68,7 @@ export class SampleChooser implements vscode.Disposable {
       // The preview follows the row that was judged.
       await this.studio.setSelection(template, { dataset: sample.dataset.toString(), row });
     }
-    const item = sample.items.find((i) => i.row === row);
+    const item = await sample.data.item(row);
     if (!item || isSkip(item)) {
       void vscode.window.showWarningMessage(`Judge Studio: ${sample.info.dataset}, row ${row}: ${item && isSkip(item) ? item.error : 'no such row'}.`);
       return undefined;
