@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
 import { describeFailure } from '../../core/calibration/thresholds';
-import { formatOf, readDataset } from '../../core/dataset';
+import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { latestPerRow } from '../../core/results/latest';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
@@ -39,6 +39,8 @@ export const calibrateCommand: Command = async (args, io) => {
   }
 
   const full = path.resolve(io.cwd, file);
+  const check = await checkDatasetFile(full);
+  if (!check.ok) throw new UsageError(check.message.split(full).join(file));
   let outcome;
   try {
     // Resume appends retried rows: the last line per `_row` stands.

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatOf, readDataset } from '../../core/dataset';
+import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
 import { dryRun } from '../../core/judge/dryRun';
 import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
@@ -349,6 +349,9 @@ async function checkDataset(cwd: string, data: string): Promise<string> {
   } catch (e) {
     throw new UsageError(`${data}: cannot read the dataset (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  // A binary file or an unsupported encoding is refused up front, not read line by line.
+  const check = await checkDatasetFile(file);
+  if (!check.ok) throw new UsageError(check.message.split(file).join(data));
   return file;
 }
 
