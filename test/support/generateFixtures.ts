@@ -9,6 +9,9 @@ export function generateKindOf(r: RecordedRequest): 'rubric' | 'steps' | undefin
   return undefined;
 }
 
+/** Counts as words: the rubric-vague lint strips digits, so levels must differ in words. */
+const WORDS = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
 /** A rubric that covers `min..max`, each level concrete and different from its neighbours. */
 export function rubricReply(min: number, max: number, skip?: number): Record<string, unknown> {
   const levels = [];
@@ -17,8 +20,8 @@ export function rubricReply(min: number, max: number, skip?: number): Record<str
     levels.push({
       score: s,
       label: `Level ${s}`,
-      description: `The response covers ${s} of the ${max} things the user asked for, each checked against the prompt.`,
-      distinguishing: `Unlike level ${s === min ? s + 1 : s - 1}, exactly ${s} requirement(s) are met.`,
+      description: `The response meets ${WORDS[s - min] ?? s} of the ${WORDS[max - min] ?? max} requirements in the prompt.`,
+      distinguishing: `Level ${s === min ? s + 1 : s - 1} meets ${WORDS[(s === min ? s + 1 : s - 1) - min] ?? ''} instead.`,
     });
   }
   return {
