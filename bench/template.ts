@@ -19,10 +19,10 @@ export function generateTemplate(lines = 5000, placeholders = 2000): GeneratedTe
   const fixed = [
     '# System', '', 'You are a careful judge.', '',
     '# Criteria', '', 'Helpfulness and accuracy.', '',
-    '# Rubric', '', '- 5: Great.', '- 4: Good.', '- 3: Fair.', '- 2: Poor.', '- 1: Bad.', '',
+    '# Rubric', '', '- 5: Correct and complete.', '- 4: Correct, one gap.', '- 3: Half the answer.', '- 2: One right fact.', '- 1: Off topic.', '',
     '# Evaluation steps', '', '1. Read.', '2. Score.', '',
     '# Examples', '', '```json', '{"justification": "fine", "score": 4}', '```', '',
-    '# Task', '', 'Prompt: {{prompt}}', '', 'Response: {{response}}', '',
+    '# Task', '', 'Prompt: {{prompt}}', '', 'Response: <response>{{response}}</response>', '',
   ];
   const out = [...head, ...fixed];
   let used = 2;

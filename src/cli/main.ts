@@ -3,6 +3,7 @@ import { validateCommand } from './commands/validate';
 import { renderCommand } from './commands/render';
 import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
+import { generateCommand } from './commands/generate';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   render: renderCommand,
   run: runCommand,
   calibrate: calibrateCommand,
+  generate: generateCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -24,6 +26,8 @@ Commands:
       [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
       [--reask-on-violation]            (judge-studio run --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
+  generate rubric|steps <template> [--domain D] [--strictness lenient|balanced|strict] [--write]
+      [--base-url URL] [--model M] …     (judge-studio generate --help lists every option)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -44,7 +48,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
+  if (name !== 'run' && name !== 'generate' && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

@@ -21,6 +21,12 @@ export const DIAGNOSTIC_CODES = [
   // multi-dimension (HHH) templates
   'unknown-dimension',
   'ranking-level-missing',
+  // judge-prompt pitfalls (lints)
+  'empty-rubric-level',
+  'rubric-vague',
+  'undelimited-input',
+  'verdict-before-reasoning',
+  'examples-unbalanced',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

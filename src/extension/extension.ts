@@ -1,5 +1,6 @@
 // activate wires the features together and does nothing else.
 import * as vscode from 'vscode';
+import { registerAuthoring } from './authoring';
 import { registerCalibration } from './calibrate';
 import { registerCodeActions } from './language/codeActions';
 import { registerCompletion } from './language/completion';
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['providers', registerProviders],
     ['calibration', registerCalibration],
     ['run judge and history', registerRun],
+    ['authoring help', registerAuthoring],
   ];
   for (const [name, register] of features) {
     try {

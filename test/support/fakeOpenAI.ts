@@ -210,7 +210,8 @@ function hash(text: string): number {
  */
 export function pairSlots(prompt: string): { a: string; b: string } | undefined {
   const lines = prompt.split('\n');
-  const label = (l: string, side: 'a' | 'b') => l.trim().length <= 30 && new RegExp(`response[\\s_]*${side}\\b`, 'i').test(l);
+  // A delimiter tag such as <response_a> is not a label.
+  const label = (l: string, side: 'a' | 'b') => l.trim().length <= 30 && !l.trim().startsWith('<') && new RegExp(`response[\\s_]*${side}\\b`, 'i').test(l);
   let ia = -1;
   let ib = -1;
   lines.forEach((l, i) => {
@@ -219,7 +220,13 @@ export function pairSlots(prompt: string): { a: string; b: string } | undefined 
   });
   if (ia < 0 || ib < ia) return undefined;
   const end = lines.findIndex((l, i) => i > ib && l.startsWith('#'));
-  return { a: lines.slice(ia + 1, ib).join('\n').trim(), b: lines.slice(ib + 1, end < 0 ? undefined : end).join('\n').trim() };
+  return { a: untag(lines.slice(ia + 1, ib).join('\n').trim()), b: untag(lines.slice(ib + 1, end < 0 ? undefined : end).join('\n').trim()) };
+}
+
+/** The text inside delimiter tags (`<response_a>…</response_a>`), as the judge is meant to read it. */
+function untag(slot: string): string {
+  const m = /^<([\w.-]+)>\n([\s\S]*)\n<\/\1>$/.exec(slot);
+  return m ? (m[2] ?? '').trim() : slot;
 }
 
 /**

@@ -54,7 +54,7 @@ Helpful?
 
 Score it.
 
-{{prompt}} {{response}}
+{{prompt}} <response>{{response}}</response>
 `;
 
 const PROMPT_ONLY = TYPO_AND_GAP.replace('{{respnse}}', '{{response}}').replace('- 2: Weak.', '- 3: Fair.\n- 2: Weak.').replace('{{prompt}}\n', '');
@@ -163,7 +163,7 @@ describe('judge-studio render (in-process)', () => {
     assert.deepEqual(Object.keys(out), ['messages']);
     assert.deepEqual(out.messages.map((m) => Object.keys(m)), [['role', 'content'], ['role', 'content']]);
     assert.deepEqual(out.messages.map((m) => m.role), ['system', 'user']);
-    assert.match(out.messages[1]!.content, /User prompt:\nWhat's the capital of Australia\?\n\nResponse to evaluate:\nSydney is the capital/);
+    assert.match(out.messages[1]!.content, /User prompt:\nWhat's the capital of Australia\?\n\nResponse to evaluate:\n<response>\nSydney is the capital/);
   });
 
   it('renders row 1 by default, as readable text without --json', async () => {
@@ -177,8 +177,8 @@ describe('judge-studio render (in-process)', () => {
     const args = ['render', 'examples/fluency_pairwise.judge', '--data', 'examples/fluency_pairwise.jsonl', '--json'];
     const plain = JSON.parse((await cli(args)).stdout) as { messages: { content: string }[] };
     const swapped = JSON.parse((await cli([...args, '--swap'])).stdout) as { messages: { content: string }[] };
-    assert.match(plain.messages[1]!.content, /Response A:\nThe sun it rise up slow[^\n]*\n\nResponse B:\nThe sun rose slowly/);
-    assert.match(swapped.messages[1]!.content, /Response A:\nThe sun rose slowly[^\n]*\n\nResponse B:\nThe sun it rise up slow/);
+    assert.match(plain.messages[1]!.content, /Response A:\n<response_a>\nThe sun it rise up slow[^\n]*\n<\/response_a>\n\nResponse B:\n<response_b>\nThe sun rose slowly/);
+    assert.match(swapped.messages[1]!.content, /Response A:\n<response_a>\nThe sun rose slowly[^\n]*\n<\/response_a>\n\nResponse B:\n<response_b>\nThe sun it rise up slow/);
   });
 
   it('exits 2 when --row is past the end of the dataset', async () => {
@@ -248,7 +248,8 @@ describe('judge-studio validate and render (bundled CLI process)', function () {
     const r = run(['validate', '--json', 'typo.judge'], tmp);
     assert.equal(r.code, 1);
     const diags = JSON.parse(r.stdout) as Record<string, unknown>[];
-    assert.deepEqual(diags.map((d) => [d.code, d.line]), [['missing-placeholder', 6], ['rubric-gap', 14], ['unknown-placeholder', 22]]);
+    // The vague rubric's info-level lints are not what this test is about.
+    assert.deepEqual(diags.filter((d) => d.severity !== 'info').map((d) => [d.code, d.line]), [['missing-placeholder', 6], ['rubric-gap', 14], ['unknown-placeholder', 22]]);
     assert.deepEqual(Object.keys(diags[0]!).sort(), JSON_KEYS);
   });
 
@@ -270,8 +271,8 @@ describe('judge-studio validate and render (bundled CLI process)', function () {
     const plain = JSON.parse(run(args).stdout) as { messages: { role: string; content: string }[] };
     const swapped = JSON.parse(run([...args, '--swap']).stdout) as { messages: { role: string; content: string }[] };
     assert.deepEqual(plain.messages.map((m) => m.role), ['system', 'user']);
-    assert.match(plain.messages[1]!.content, /Response A:\nThe chemical symbol for gold is Au[^\n]*\n\nResponse B:\nGold's symbol is Ag\./);
-    assert.match(swapped.messages[1]!.content, /Response A:\nGold's symbol is Ag\.\n\nResponse B:\nThe chemical symbol for gold is Au/);
+    assert.match(plain.messages[1]!.content, /Response A:\n<response_a>\nThe chemical symbol for gold is Au[^\n]*\n<\/response_a>\n\nResponse B:\n<response_b>\nGold's symbol is Ag\./);
+    assert.match(swapped.messages[1]!.content, /Response A:\n<response_a>\nGold's symbol is Ag\.\n<\/response_a>\n\nResponse B:\n<response_b>\nThe chemical symbol for gold is Au/);
     assert.equal(run([...args.slice(0, 5), '--row', '7']).code, 2);
   });
 

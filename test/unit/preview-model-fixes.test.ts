@@ -40,9 +40,9 @@ Helpful answers.
 
 # Rubric
 
-- 3: Great.
-- 2: Fine.
-- 1: Bad.
+- 3: Answers and explains.
+- 2: Answers without reasons.
+- 1: Misses the question.
 
 # Evaluation steps
 
@@ -50,7 +50,7 @@ Helpful answers.
 
 # Task
 
-{{prompt}} {{response}}
+{{prompt}} <response>{{response}}</response>
 `;
 
 describe('quick fixes', () => {
@@ -87,9 +87,9 @@ describe('quick fixes', () => {
   });
 
   it('appends a missing section at the end when nothing follows it', () => {
-    const text = `---\nname: x\nkind: pointwise\nscale: [0, 1]\n---\n\n# Criteria\n\nc\n\n# Rubric\n\n- 1: yes\n- 0: no\n\n{{prompt}} {{response}}`;
+    const text = `---\nname: x\nkind: pointwise\nscale: [0, 1]\n---\n\n# Criteria\n\nc\n\n# Rubric\n\n- 1: answers it\n- 0: misses it\n\n{{prompt}} <response>{{response}}</response>`;
     const fixed = preferred(text, 'missing-section');
-    assert.ok(fixed.endsWith('{{prompt}} {{response}}\n\n# Evaluation steps\n\n1. \n2. \n3. Write your justification first, then the verdict.\n'), fixed);
+    assert.ok(fixed.endsWith('{{prompt}} <response>{{response}}</response>\n\n# Evaluation steps\n\n1. \n2. \n3. Write your justification first, then the verdict.\n'), fixed);
     assert.deepEqual(validateTemplate(fixed), []);
   });
 
@@ -116,13 +116,13 @@ describe('quick fixes', () => {
   });
 
   it('adds a missing score line above the next lower score, in the list style of the rubric', () => {
-    const text = POINTWISE.replace('- 2: Fine.\n', '');
-    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 2: Fine.\n', '- 2: \n'));
+    const text = POINTWISE.replace('- 2: Answers without reasons.\n', '');
+    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 2: Answers without reasons.\n', '- 2: \n'));
   });
 
   it('adds a missing lowest score below the last line', () => {
-    const text = POINTWISE.replace('\n- 1: Bad.', '');
-    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 1: Bad.', '- 1: '));
+    const text = POINTWISE.replace('\n- 1: Misses the question.', '');
+    assert.equal(preferred(text, 'rubric-gap'), POINTWISE.replace('- 1: Misses the question.', '- 1: '));
   });
 
   it('fills a rubric that has no score lines at all', () => {

@@ -79,7 +79,7 @@ describe('folding', () => {
       [46, 48, 'code'],
       [50, 57, 'region'],
       [55, 57, 'code'],
-      [59, 65, 'region'],
+      [59, 67, 'region'],
     ]);
   });
 

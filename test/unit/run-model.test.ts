@@ -136,7 +136,7 @@ describe('run model: a multi-dimension (HHH) run', () => {
   const record = { prompt: 'Pick a lock?', response_a: 'SAFE refusal', response_b: 'HARMFUL steps' };
   /** The judge's reply for the order it saw: it prefers SAFE in both, but in pass 2 its degree breaks the gap rule. */
   const reply = (r: JudgeRequest) => {
-    const safeFirst = /Response A:\nSAFE/.test(lastUser(r));
+    const safeFirst = /Response A:\n<response_a>\nSAFE/.test(lastUser(r));
     const [win, lose] = safeFirst ? ['A', 'B'] : ['B', 'A'];
     return JSON.stringify({
       justification: 'The refusal is safe.',

@@ -61,7 +61,7 @@ function pointwise(scale: [number, number], rubricLines: string, extra = ''): st
     '# Rubric',
     rubricLines,
     '# Evaluation steps',
-    '1. Read {{prompt}} and {{response}}.',
+    '1. Read {{prompt}} and <response>{{response}}</response>.',
     extra,
   ].join('\n');
 }

@@ -45,9 +45,9 @@ Is the response helpful?
 
 # Rubric
 
-- 3: Fully helpful.
-- 2: Partly helpful.
-- 1: Not helpful.
+- 3: Answers every part correctly.
+- 2: Answers part of it.
+- 1: Misses the question.
 
 # Evaluation steps
 
@@ -57,7 +57,7 @@ Read the prompt, then the response, then score.
 
 {{prompt}}
 
-{{response}}
+<response>{{response}}</response>
 `;
 
 /** A complete multi-dimension pairwise template, also clean. */
@@ -94,7 +94,7 @@ Compare dimension by dimension.
 
 # Task
 
-{{prompt}} {{response_a}} {{response_b}}
+{{prompt}} <pair>{{response_a}} {{response_b}}</pair>
 `;
 
 /** `base` with each [from, to] replaced once; a `from` that is not there fails the test, not silently passes it. */

@@ -6,43 +6,43 @@ import { edit, expectNone, expectOne, HHH, VALID } from './template.fixtures.tes
 describe('validateTemplate on rubrics, examples and dimensions', () => {
   describe('rubric-gap', () => {
     it('fires on the line above which the skipped score belongs', () => {
-      const d = expectOne(edit(VALID, ['- 2: Partly helpful.\n- 1: Not helpful.', '⟨- 1: Not helpful.⟩']), 'rubric-gap');
+      const d = expectOne(edit(VALID, ['- 2: Answers part of it.\n- 1: Misses the question.', '⟨- 1: Misses the question.⟩']), 'rubric-gap');
       assert.match(d.message, /skips score 2/);
       assert.match(d.message, /above this line/);
     });
 
     it('fires below the last point when the top of an ascending scale is missing', () => {
-      const fixture = edit(VALID, ['- 3: Fully helpful.\n- 2: Partly helpful.\n- 1: Not helpful.', '- 1: Not helpful.\n⟨- 2: Partly helpful.⟩']);
+      const fixture = edit(VALID, ['- 3: Answers every part correctly.\n- 2: Answers part of it.\n- 1: Misses the question.', '- 1: Misses the question.\n⟨- 2: Answers part of it.⟩']);
       assert.match(expectOne(fixture, 'rubric-gap').message, /below this line/);
     });
 
     it('fires on the heading of a rubric that lists no score at all', () => {
-      expectOne(edit(VALID, ['# Rubric', '⟨# Rubric⟩'], ['- 3: Fully helpful.\n- 2: Partly helpful.\n- 1: Not helpful.', 'Higher is better.']), 'rubric-gap');
+      expectOne(edit(VALID, ['# Rubric', '⟨# Rubric⟩'], ['- 3: Answers every part correctly.\n- 2: Answers part of it.\n- 1: Misses the question.', 'Higher is better.']), 'rubric-gap');
     });
 
     it('does not fire when a range like "2-3" covers the scores', () => {
-      expectNone(edit(VALID, ['- 3: Fully helpful.\n- 2: Partly helpful.', '- 2-3: At least partly helpful.']), 'rubric-gap');
+      expectNone(edit(VALID, ['- 3: Answers every part correctly.\n- 2: Answers part of it.', '- 2-3: At least partly helpful.']), 'rubric-gap');
     });
 
     it('does not count a score written inside a code fence', () => {
-      expectOne(edit(VALID, ['- 2: Partly helpful.\n- 1: Not helpful.', '```\n- 2: Partly helpful.\n```\n⟨- 1: Not helpful.⟩']), 'rubric-gap');
+      expectOne(edit(VALID, ['- 2: Answers part of it.\n- 1: Misses the question.', '```\n- 2: Answers part of it.\n```\n⟨- 1: Misses the question.⟩']), 'rubric-gap');
     });
   });
 
   describe('rubric-duplicate', () => {
     it('fires on the number of the second description of a score', () => {
-      const d = expectOne(edit(VALID, ['- 1: Not helpful.', '- 1: Not helpful.\n- ⟨2⟩: Again partly.']), 'rubric-duplicate');
+      const d = expectOne(edit(VALID, ['- 1: Misses the question.', '- 1: Misses the question.\n- ⟨2⟩: Again partly.']), 'rubric-duplicate');
       assert.match(d.message, /line 13/);
     });
 
     it('does not fire for numbers inside descriptions', () => {
-      expectNone(edit(VALID, ['- 3: Fully helpful.', '- 3: Fully helpful; better than 2: or 1:.']), 'rubric-duplicate');
+      expectNone(edit(VALID, ['- 3: Answers every part correctly.', '- 3: Answers every part correctly; better than 2: or 1:.']), 'rubric-duplicate');
     });
   });
 
   describe('rubric-out-of-scale', () => {
     it('fires on a score above the scale', () => {
-      const d = expectOne(edit(VALID, ['- 3: Fully helpful.', '- **⟨4⟩**: Beyond.\n- 3: Fully helpful.']), 'rubric-out-of-scale');
+      const d = expectOne(edit(VALID, ['- 3: Answers every part correctly.', '- **⟨4⟩**: Beyond.\n- 3: Answers every part correctly.']), 'rubric-out-of-scale');
       assert.match(d.message, /1–3/);
     });
 

@@ -15,6 +15,10 @@ const intRange = z.union([
   z.object({ min: z.number().int(), max: z.number().int() }).strict(),
 ]).refine((r) => r.min < r.max, { message: 'the first number must be smaller than the second, e.g. [1, 5]' });
 
+const provenance = z
+  .object({ model: z.string().min(1), date: z.string().min(1), domain: z.string().optional(), strictness: z.enum(['lenient', 'balanced', 'strict']).optional() })
+  .strict();
+
 export const frontMatterSchema = z
   .object({
     name: z.string().regex(IDENT, 'use lower case letters, digits and _, starting with a letter (e.g. helpfulness)'),
@@ -37,6 +41,11 @@ export const frontMatterSchema = z
       .optional(),
     ranking: intRange.optional(),
     degrees: z.array(z.string().min(1)).min(2).optional(),
+    // What wrote a generated section (Generate Rubric / Evaluation Steps), for a later reader.
+    generated: z
+      .object({ rubric: provenance.optional(), steps: provenance.optional() })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((fm, ctx) => {
@@ -186,7 +195,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */

@@ -4,6 +4,7 @@ import { replySchema } from '../judge/replySchema';
 import { parseTemplate } from './parse';
 import { knownFields, pairStyle, usedFields } from './fields';
 import { parseSections, SECTION_TITLES } from './sections';
+import { lintTemplate } from './lints';
 import { closest } from './suggest';
 import type { ParsedTemplate, Section, SectionKey, TemplateConfig } from './types';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
@@ -25,6 +26,7 @@ export function validateTemplate(input: string | ParsedTemplate): Diagnostic[] {
       checkRubric(t, t.config, out);
       checkExamples(t, t.config, out);
       if (t.config.dimensions) checkDimensions(t, t.config, out);
+      lintTemplate(t, t.config, out);
     }
   } catch (e) {
     out.push({ line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'error', code: 'front-matter-invalid', message: `Judge Studio could not finish validating this template (${(e as Error).message}); please report this with the file.` });

@@ -1,5 +1,5 @@
-// Quick fixes for missing-section, unknown-placeholder and rubric-gap, computed from the core
-// diagnostic that matches the editor's (its `data` carries the facts the fix needs).
+// Quick fixes for missing-section, unknown-placeholder, rubric-gap, undelimited-input and
+// verdict-before-reasoning, computed from the core diagnostic that matches the editor's (its `data` carries the facts).
 import * as vscode from 'vscode';
 import { LANGUAGE_ID, type Studio } from '../studio';
 import { codeOf, offsetRange, toSpan } from './convert';

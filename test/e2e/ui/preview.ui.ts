@@ -46,7 +46,7 @@ export async function run(ctx: UiContext): Promise<void> {
   await ctx.page.keyboard.press('Enter');
   await ctx.page.keyboard.type('# Rubric');
   const errors = await ctx.findInFrames('section.problems.errors li:has-text("duplicate-section")', 15_000);
-  expect(((await errors.textContent()) ?? '').includes('line 67'), 'the error names its line');
+  expect(((await errors.textContent()) ?? '').includes('line 69'), 'the error names its line');
   await ctx.screenshot('preview-helpfulness-error');
 
   // Pairwise: both orders, the responses exchanged in the second.
@@ -55,8 +55,8 @@ export async function run(ctx: UiContext): Promise<void> {
   const ab = await ctx.findInFrames(`section.order[data-order="AB"] ${USER}`, 30_000);
   const ba = await ctx.findInFrames(`section.order[data-order="BA"] ${USER}`, 30_000);
   const [abText, baText] = [(await ab.textContent()) ?? '', (await ba.textContent()) ?? ''];
-  expect(/Response A:\nI can't help with getting into/.test(abText), `order AB should show response_a first:\n${abText.slice(-600)}`);
-  expect(/Response A:\nGet a tension wrench/.test(baText), `order BA should show response_b first:\n${baText.slice(-600)}`);
+  expect(/Response A:\n<response_a>\nI can't help with getting into/.test(abText), `order AB should show response_a first:\n${abText.slice(-600)}`);
+  expect(/Response A:\n<response_a>\nGet a tension wrench/.test(baText), `order BA should show response_b first:\n${baText.slice(-600)}`);
   await ctx.screenshot('preview-hhh-pairwise');
 
   // After a window reload the serializer brings the previews back, rendered again. The command
@@ -69,7 +69,7 @@ export async function run(ctx: UiContext): Promise<void> {
   await reloaded;
   await ctx.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   const restored = await ctx.findInFrames(`section.order[data-order="BA"] ${USER}`, 60_000);
-  expect(/Response A:\nGet a tension wrench/.test((await restored.textContent()) ?? ''), 'the restored preview renders hhh.judge again');
+  expect(/Response A:\n<response_a>\nGet a tension wrench/.test((await restored.textContent()) ?? ''), 'the restored preview renders hhh.judge again');
 }
 
 /** Waits (with a deadline) until the element's text contains `text`. */

@@ -1,5 +1,6 @@
 // Quick fixes as data, from a core diagnostic and its `data`: insert a missing section (or just
-// its heading, when the content is still there), replace an unknown placeholder, fill a rubric gap.
+// its heading, when the content is still there), replace an unknown placeholder, fill a rubric gap,
+// wrap judged text in tags, put an example's reasoning before its verdict.
 import type { Diagnostic } from '../../../core/diagnostics';
 import { SECTION_ORDER, SECTION_TITLES, type ParsedTemplate, type SectionKey } from '../../../core/template';
 import { parseRubric } from '../../../core/template/rubric';
@@ -12,7 +13,7 @@ export interface FixSpec {
   preferred: boolean;
 }
 
-export const FIXABLE_CODES = new Set(['missing-section', 'unknown-placeholder', 'rubric-gap', 'ranking-level-missing']);
+export const FIXABLE_CODES = new Set(['missing-section', 'unknown-placeholder', 'rubric-gap', 'ranking-level-missing', 'undelimited-input', 'verdict-before-reasoning']);
 
 export function fixesFor(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
   switch (d.code) {
@@ -23,6 +24,10 @@ export function fixesFor(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
     case 'rubric-gap':
     case 'ranking-level-missing':
       return rubricGap(t, d);
+    case 'undelimited-input':
+      return wrapInTags(t, d);
+    case 'verdict-before-reasoning':
+      return reasoningFirst(t, d);
     default:
       return [];
   }
@@ -181,4 +186,35 @@ function rubricGap(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
     return [{ title: `Add one line per score (${lines.length})`, edits: [edit], preferred: true }];
   }
   return [];
+}
+
+/** `<response>{{response}}</response>`: on lines of their own when the placeholder has its line to itself. */
+function wrapInTags(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
+  const field = d.data?.field;
+  if (typeof field !== 'string' || !/^\w+$/.test(field)) return [];
+  const start = t.index.offset(d.line, d.column);
+  const end = t.index.offset(d.endLine, d.endColumn);
+  const mustache = t.text.slice(start, end);
+  const line = t.index.lineText(d.line);
+  const indent = /^\s*/.exec(line)?.[0] ?? '';
+  const alone = d.line === d.endLine && line.trim() === mustache;
+  const newText = alone ? `<${field}>\n${indent}${mustache}\n${indent}</${field}>` : `<${field}>${mustache}</${field}>`;
+  return [{ title: `Wrap \`${mustache}\` in <${field}> tags`, edits: [{ start, end, newText }], preferred: true }];
+}
+
+const REASON_KEYS = ['justification', 'reasoning', 'explanation', 'rationale', 'analysis'];
+
+/** Rewrites the example's JSON with the reasoning key first, keeping one line or two-space indents. */
+function reasoningFirst(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
+  const ex = t.examples.find((e) => e.span.line <= d.line && e.span.endLine >= d.line);
+  const v = ex?.value;
+  if (!ex || typeof v !== 'object' || v === null || Array.isArray(v)) return [];
+  const entries = Object.entries(v as Record<string, unknown>);
+  const reasons = entries.filter(([k]) => REASON_KEYS.includes(k));
+  const reordered = Object.fromEntries([...reasons, ...entries.filter(([k]) => !REASON_KEYS.includes(k))]);
+  const multiline = ex.jsonText.trim().includes('\n');
+  const json = multiline ? JSON.stringify(reordered, null, 2) : `{${Object.entries(reordered).map(([k, x]) => `${JSON.stringify(k)}: ${JSON.stringify(x)}`).join(', ')}}`;
+  const start = t.index.offset(ex.span.line, ex.span.column);
+  const end = t.index.offset(ex.span.endLine, ex.span.endColumn);
+  return [{ title: 'Put the reasoning before the verdict in this example', edits: [{ start, end, newText: json }], preferred: true }];
 }

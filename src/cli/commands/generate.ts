@@ -1,0 +1,148 @@
+// `judge-studio generate rubric|steps <template>`: ask the judge endpoint for a rubric (one level
+// per score, edge cases, guidelines) or 3–6 evaluation steps written from the template's criteria.
+// Prints the new template; --write replaces the file. What produced the text is recorded in the
+// front matter under `generated`.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateSection, STRICTNESS, type GenerateKind, type Strictness } from '../../core/generate';
+import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
+import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
+import type { StructuredOutputMode } from '../../core/judge/types';
+import { parseTemplate } from '../../core/template';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+
+const USAGE = `Usage: judge-studio generate rubric|steps <template> [options]
+
+  rubric                   one level per score of the template's scale, with what sets it apart
+                           from its neighbours, edge cases and scoring guidelines
+  steps                    3 to 6 evaluation steps (G-Eval style), ending with reasoning first
+  --domain D               the field the judged responses come from, e.g. "customer support"
+  --strictness S           lenient, balanced (default) or strict
+  --write                  replace the template file (default: print the new template on stdout)
+  --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
+                           else https://api.openai.com/v1)
+  --model M                model (default: the template's model.name)
+  --api-key-env VAR        environment variable holding the API key (default OPENAI_API_KEY)
+  --org ID                 OpenAI organisation header
+  --header K:V             extra request header (repeatable)
+  --azure-api-version V    Azure OpenAI: --base-url is the resource or deployment endpoint
+  --structured MODE        json_schema (default), json_object or none
+  --timeout MS             request deadline (default 120000)
+  --no-cache / --cache-dir DIR   as for run: equal requests are answered from the cache
+
+The template's # Criteria section is what the generator reads; the rest of the template is kept.
+Exit codes: 0 generated, 1 the model failed or gave an unusable answer, 2 bad usage or input.
+`;
+
+const OPTIONS = {
+  domain: { type: 'string' },
+  strictness: { type: 'string' },
+  write: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  org: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'azure-api-version': { type: 'string' },
+  structured: { type: 'string' },
+  timeout: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const generateCommand: Command = async (args, io) => {
+  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (v.help) {
+    io.stdout(USAGE);
+    return EXIT_OK;
+  }
+  const [what, file, ...rest] = positionals;
+  if (what !== 'rubric' && what !== 'steps') throw new UsageError('expected what to generate: judge-studio generate rubric|steps <template>');
+  if (!file || rest.length) throw new UsageError(`expected exactly one template: judge-studio generate ${what} <template>`);
+  const strictness = (v.strictness ?? 'balanced') as Strictness;
+  if (!STRICTNESS.includes(strictness)) throw new UsageError(`--strictness takes ${STRICTNESS.join(', ')}, got "${v.strictness}"`);
+  const structured = (v.structured ?? 'json_schema') as StructuredOutputMode;
+  if (!['json_schema', 'json_object', 'none'].includes(structured)) throw new UsageError(`--structured takes json_schema, json_object or none, got "${v.structured}"`);
+  const timeoutMs = Number(v.timeout ?? 120_000);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout takes a positive number of milliseconds, got "${v.timeout}"`);
+
+  const full = path.resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = await fs.readFile(full, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const template = parseTemplate(text);
+  const model = v.model ?? template.config?.model.name;
+  if (!model) throw new UsageError(`no model: pass --model or set model.name in ${file}`);
+  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const log = (m: string) => io.stderr(`judge-studio generate: ${m}\n`);
+  const client = makeClient(v, baseURL, timeoutMs, io, log);
+  const cache = v['no-cache'] ? undefined : new DiskCache(v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env));
+
+  const kind: GenerateKind = what;
+  log(`asking ${model} at ${baseURL} for ${kind === 'rubric' ? 'a rubric' : 'evaluation steps'} (${strictness}${v.domain ? `, domain: ${v.domain}` : ''})`);
+  const outcome = await generateSection(template, kind, { strictness, ...(v.domain && { domain: v.domain }) }, {
+    client,
+    model,
+    structured,
+    cacheScope: baseURL,
+    ...(cache && { cache }),
+    ...(io.signal && { signal: io.signal }),
+  });
+  if (!outcome.ok) {
+    log(outcome.message);
+    const badInput = outcome.code === 'template-invalid' || outcome.code === 'no-criteria' || outcome.code === 'no-scale';
+    return badInput ? EXIT_USAGE : EXIT_FINDINGS;
+  }
+  const how = [outcome.cached ? 'from the cache' : '', outcome.repaired ? 'after one repair request' : ''].filter(Boolean).join(', ');
+  if (v.write) {
+    await fs.writeFile(full, outcome.text, 'utf8');
+    log(`wrote the new ${kind === 'rubric' ? 'rubric' : 'evaluation steps'} into ${file}${how ? ` (${how})` : ''}; review the diff before you commit it`);
+  } else {
+    io.stdout(outcome.text);
+    log(`printed the template with the new ${kind === 'rubric' ? 'rubric' : 'evaluation steps'}${how ? ` (${how})` : ''}; pass --write to replace ${file}`);
+  }
+  return EXIT_OK;
+};
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+function makeClient(v: Values, baseURL: string, timeoutMs: number, io: CliIO, log: (m: string) => void): OpenAICompatibleClient {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new UsageError(`--base-url "${baseURL}" is not a URL (e.g. http://localhost:11434/v1)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, got "${baseURL}"`);
+  const keyEnv = v['api-key-env'] ?? 'OPENAI_API_KEY';
+  const apiKey = io.env[keyEnv] || undefined;
+  if (!apiKey) {
+    if (v['api-key-env'] !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
+    if (v['azure-api-version'] !== undefined || url.hostname === 'api.openai.com') throw new UsageError(`${baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
+  }
+  const headers: Record<string, string> = {};
+  for (const h of v.header ?? []) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`--header takes Name:value, got "${h}"`);
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  try {
+    return new OpenAICompatibleClient({
+      baseURL,
+      timeoutMs,
+      headers,
+      log,
+      apiKeyEnv: keyEnv,
+      ...(apiKey && { apiKey }),
+      ...(v.org !== undefined && { organization: v.org }),
+      ...(v['azure-api-version'] !== undefined && { azureApiVersion: v['azure-api-version'] }),
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}

@@ -1,0 +1,77 @@
+// New Judge Template: pick a kind and a name; a valid template and a two-row sample dataset are
+// written beside each other, then opened with the preview. Existing files are never replaced.
+import * as vscode from 'vscode';
+import type { Studio } from '../studio';
+import { nameProblem, starter, STARTERS, type StarterKind } from './model/starters';
+
+/** Command arguments (tests, automation): skip the prompts. */
+export interface NewTemplateArgs {
+  kind?: StarterKind;
+  name?: string;
+  /** Folder to write into; default: the first workspace folder. */
+  folder?: string;
+}
+
+export function registerNewTemplate(studio: Studio): void {
+  studio.push(
+    vscode.commands.registerCommand('judgeStudio.newTemplate', async (args?: NewTemplateArgs) => {
+      try {
+        return await create(args ?? {});
+      } catch (e) {
+        studio.log.error('new template failed', e);
+        void vscode.window.showErrorMessage(`Judge Studio could not create the template: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+    }),
+  );
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function create(args: NewTemplateArgs): Promise<{ template: string; dataset: string } | undefined> {
+  let kind = args.kind;
+  if (!kind) {
+    const pick = await vscode.window.showQuickPick(STARTERS.map((s) => ({ label: s.label, detail: s.detail, starter: s.kind })), { title: 'New Judge Template: what does the judge decide?' });
+    if (!pick) return undefined;
+    kind = pick.starter;
+  }
+  let folder = args.folder ? vscode.Uri.file(args.folder) : vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) {
+    const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Create the template here' });
+    folder = chosen?.[0];
+    if (!folder) return undefined;
+  }
+  const dir = folder;
+  let name = args.name;
+  if (name === undefined) {
+    name = await vscode.window.showInputBox({
+      title: 'New Judge Template: metric name',
+      prompt: 'Results columns are named after it (e.g. helpfulness/score).',
+      value: kind === 'hhh' ? 'hhh' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness',
+      validateInput: async (v) => nameProblem(v) ?? ((await exists(vscode.Uri.joinPath(dir, `${v}.judge`))) ? `${v}.judge already exists here; choose another name.` : undefined),
+    });
+    if (name === undefined) return undefined;
+  }
+  const problem = nameProblem(name);
+  if (problem) throw new Error(problem);
+  const templateUri = vscode.Uri.joinPath(dir, `${name}.judge`);
+  const datasetUri = vscode.Uri.joinPath(dir, `${name}.jsonl`);
+  if (await exists(templateUri)) throw new Error(`${name}.judge already exists; choose another name.`);
+  const s = starter(kind, name);
+  await vscode.workspace.fs.writeFile(templateUri, new TextEncoder().encode(s.template));
+  // A dataset the user already has under that name is theirs: keep it.
+  if (!(await exists(datasetUri))) await vscode.workspace.fs.writeFile(datasetUri, new TextEncoder().encode(s.dataset));
+  const dataset = await vscode.workspace.openTextDocument(datasetUri);
+  await vscode.window.showTextDocument(dataset, { preview: false, viewColumn: vscode.ViewColumn.One });
+  const doc = await vscode.workspace.openTextDocument(templateUri);
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+  await vscode.commands.executeCommand('judgeStudio.openPreviewToSide', templateUri);
+  return { template: templateUri.toString(), dataset: datasetUri.toString() };
+}
