@@ -3,6 +3,7 @@ import { validateCommand } from './commands/validate';
 import { renderCommand } from './commands/render';
 import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
+import { labelsCommand } from './commands/labels';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   render: renderCommand,
   run: runCommand,
   calibrate: calibrateCommand,
+  labels: labelsCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -23,7 +25,8 @@ Commands:
       [--concurrency N] [--out results.jsonl] [--json] [--samples N] [--resume] [--no-cache]
       [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
       [--reask-on-violation]            (judge-studio run --help lists every option)
-  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
+  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T]
+  labels export --labels FILE --data D --out D2 [--metric M] [--template T]
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
