@@ -10,6 +10,7 @@ import { registerSymbols } from './language/symbols';
 import { registerPreview } from './preview';
 import { registerProviders } from './providers';
 import { registerRun } from './run';
+import { registerReview } from './review';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['providers', registerProviders],
     ['calibration', registerCalibration],
     ['run judge and history', registerRun],
+    ['human review', registerReview],
   ];
   for (const [name, register] of features) {
     try {

@@ -203,7 +203,7 @@ describe('Add as Example', () => {
     const pair = `---\nname: p\nkind: pairwise\n---\n\n# Criteria\n\nc\n\n# Rubric\n\n- A: a\n- B: b\n- TIE: t\n\n# Evaluation steps\n\n1. x\n\n# Task\n\n{{prompt}} {{response_a}} {{response_b}}\n`;
     const out = exampleEdit(parseTemplate(pair), { prompt: 'p', response_a: 'a', response_b: 'b' }, ['prompt', 'response_a', 'response_b'], 'B', 'b is clearer');
     assert.ok(out.ok);
-    assert.ok(out.edit.text.includes('{"justification":"b is clearer","winner":"B","confidence":1}'));
+    assert.ok(out.edit.text.includes('{"justification": "b is clearer", "winner": "B", "confidence": 1}'));
   });
 });
 

@@ -38,8 +38,9 @@ export function exampleEdit(t: ParsedTemplate, record: DatasetRecord, fields: re
   lines.push(...header, `## Example ${count + 1}`, '');
   for (const field of fields) lines.push(...fieldLines(field, record[field]));
   lines.push('', '```json');
-  const json = JSON.stringify(reply);
-  lines.push(json, '```', '', '');
+  // The spacing of the hand-written examples: `{"justification": "…", "score": 2}`.
+  const json = `{${Object.entries(reply).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`;
+  lines.push(json, '```', '');
   const text = lines.join('\n');
   const jsonStart = text.indexOf(json);
   const quoted = JSON.stringify(justification);
