@@ -4,6 +4,7 @@ import { renderCommand } from './commands/render';
 import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
 import { generateCommand } from './commands/generate';
+import { labelsCommand } from './commands/labels';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   calibrate: calibrateCommand,
   generate: generateCommand,
+  labels: labelsCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -25,9 +27,10 @@ Commands:
       [--concurrency N] [--out results.jsonl] [--json] [--samples N] [--resume] [--no-cache]
       [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
       [--reask-on-violation]            (judge-studio run --help lists every option)
-  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
   generate rubric|steps <template> [--domain D] [--strictness lenient|balanced|strict] [--write]
       [--base-url URL] [--model M] …     (judge-studio generate --help lists every option)
+  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T]
+  labels export --labels FILE --data D --out D2 [--metric M] [--template T]
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;

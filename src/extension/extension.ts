@@ -11,6 +11,7 @@ import { registerSymbols } from './language/symbols';
 import { registerPreview } from './preview';
 import { registerProviders } from './providers';
 import { registerRun } from './run';
+import { registerReview } from './review';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['calibration', registerCalibration],
     ['run judge and history', registerRun],
     ['authoring help', registerAuthoring],
+    ['human review', registerReview],
   ];
   for (const [name, register] of features) {
     try {

@@ -1,11 +1,14 @@
 // `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]…`: agreement of the judge
-// with human labels, bias diagnostics, and a threshold gate for CI.
+// with human labels, bias diagnostics, and a threshold gate for CI. `--labels FILE` joins a labels
+// file (human review) by `_key`; its labels win over the file's own human column.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
 import { describeFailure } from '../../core/calibration/thresholds';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
-import { latestPerRow } from '../../core/results/latest';
+import { joinLabels, type JoinStats } from '../../core/labels';
+import { latestPerRow } from '../../core/results';
+import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const calibrateCommand: Command = async (args, io) => {
@@ -15,6 +18,8 @@ export const calibrateCommand: Command = async (args, io) => {
       metric: { type: 'string' },
       json: { type: 'boolean', default: false },
       min: { type: 'string', multiple: true, default: [] },
+      labels: { type: 'string' },
+      template: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -41,10 +46,18 @@ export const calibrateCommand: Command = async (args, io) => {
   const full = path.resolve(io.cwd, file);
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
+  // Resume appends retried rows: the last line per `_row` stands.
+  let items = latestPerRow(() => readDataset(full, { signal: io.signal }));
+  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
+  if (values.labels) {
+    const loaded = await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template);
+    const joined = joinLabels(items, metric, loaded.human, loaded.fields);
+    items = joined.items;
+    labels = { loaded, stats: joined.stats };
+  }
   let outcome;
   try {
-    // Resume appends retried rows: the last line per `_row` stands.
-    outcome = await calibrate(latestPerRow(() => readDataset(full, { signal: io.signal })), metric);
+    outcome = await calibrate(items, metric);
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
@@ -52,6 +65,12 @@ export const calibrateCommand: Command = async (args, io) => {
     }
     // Reading errors name the absolute path; show the file as the user typed it.
     throw new UsageError((e as Error).message.split(full).join(file));
+  }
+  if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
+    throw new UsageError(
+      `${file}: its rows have no "_key" and the template is unknown, so labels cannot be joined; ` +
+        `pass --template T (the template that judged the file) so the keys can be computed from its inputs`,
+    );
   }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
@@ -67,10 +86,12 @@ export const calibrateCommand: Command = async (args, io) => {
   if (!gate.ok) throw new UsageError(gate.error);
   const { report } = outcome;
   if (values.json) {
-    const json = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : report;
+    const json: Record<string, unknown> = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : { ...report };
+    if (labels) json.human_labels = { file: values.labels, annotators: labels.loaded.human.annotators, ...labels.stats, agreement: labels.loaded.agreement ?? null };
     io.stdout(JSON.stringify(json, null, 2) + '\n');
   } else {
     io.stdout(formatReport(report, gate.checks));
+    if (labels && values.labels) io.stdout(formatHumanLabels(values.labels, labels.loaded, labels.stats));
   }
   const failed = gate.checks.filter((c) => !c.passed);
   for (const c of failed) io.stderr(`calibrate: threshold not met: ${describeFailure(c)}\n`);

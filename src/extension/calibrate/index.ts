@@ -15,7 +15,7 @@ import { CALIBRATION_VIEW_TYPE, CalibrationPanel, panelKey, panelTitle } from '.
 export const CALIBRATE_COMMAND = 'judgeStudio.calibrate';
 
 /** Arguments for scripts and tests; menus pass the file's Uri instead. */
-const argsSchema = z.object({ file: z.optional(z.string()), metric: z.optional(z.string()) });
+const argsSchema = z.object({ file: z.optional(z.string()), metric: z.optional(z.string()), beside: z.optional(z.boolean()) });
 
 const DATA_FILTERS = { 'Results or datasets': ['jsonl', 'ndjson', 'json', 'csv'] };
 
@@ -57,7 +57,7 @@ export function registerCalibration(studio: Studio): void {
       return existing.reload(data);
     }
     // Beside the file when it is the active editor, so both stay in view.
-    const beside = vscode.window.activeTextEditor?.document.uri.toString() === file.toString();
+    const beside = given.beside === true || vscode.window.activeTextEditor?.document.uri.toString() === file.toString();
     const panel = vscode.window.createWebviewPanel(CALIBRATION_VIEW_TYPE, panelTitle(file, metric), beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, webviewOptions(studio.context.extensionUri));
     return open(panel, file, metric, data).firstView;
   };

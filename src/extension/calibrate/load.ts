@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { calibrate, type CalibrationNote, type CalibrationReport } from '../../core/calibration';
 import { ByteDecoder, formatOf, isSkip, readDatasetFile, type DatasetItem, type DatasetRow, type DatasetSkip } from '../../core/dataset';
 import { JsonlReader } from '../../core/dataset/jsonl';
+import { humanColumn, humanLabels, keyOf, readLabels } from '../../core/labels';
+import { rowOf } from '../../core/results/latest';
 import { CellIndex } from './cells';
 
 export interface LoadedFile {
@@ -22,8 +24,13 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
   return readDatasetFile(file, signal ? { signal } : {});
 }
 
-/** Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown. */
-export async function calibrateLoaded(data: LoadedFile, metric: string, display: string): Promise<Calibrated> {
+/**
+ * Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown.
+ * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
+ */
+export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
+  data = { ...data, rows: latestRows(data.rows) };
+  if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
   // The core counts malformed records too, so it gets every item back in file order.
   const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
   const outcome = await calibrate(items, metric);
@@ -33,14 +40,40 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */
-export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal): Promise<Calibrated> {
+export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal, labelsFile?: string): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await loadFile(file, signal);
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(file).join(display) };
   }
-  return calibrateLoaded(data, metric, display);
+  return calibrateLoaded(data, metric, display, labelsFile);
+}
+
+/** Resume appends retried rows: the last line per `_row` stands (rows without `_row` all stay). */
+function latestRows(rows: DatasetRow[]): DatasetRow[] {
+  const last = new Map<number, number>();
+  rows.forEach((r, i) => {
+    const row = rowOf(r.record);
+    if (row !== undefined) last.set(row, i);
+  });
+  if (last.size === rows.length) return rows;
+  return rows.filter((r, i) => {
+    const row = rowOf(r.record);
+    return row === undefined || last.get(row) === i;
+  });
+}
+
+/** The rows with the labels file's majority labels joined by `_key` (the rows as they are when it has none). */
+async function withLabels(rows: DatasetRow[], metric: string, labelsFile: string): Promise<DatasetRow[]> {
+  const { lines } = await readLabels(labelsFile).catch(() => ({ lines: [] }));
+  const human = humanLabels(lines, metric);
+  if (human.labels.size === 0) return rows;
+  return rows.map((r) => {
+    const key = keyOf(r.record, human.fields);
+    const label = key === undefined ? undefined : human.labels.get(key);
+    return label === undefined ? r : { ...r, record: { ...r.record, [humanColumn(metric, label)]: label } };
+  });
 }
 
 /** Bytes read per step: a 100,000-row results file is read in a few dozen steps. */
@@ -137,12 +170,12 @@ async function readAt(handle: fsp.FileHandle, start: number, end: number): Promi
 }
 
 /** GrowingFile.read + calibrateLoaded, with a reading error turned into a value (as calibrateFile). */
-export async function calibrateGrowing(source: GrowingFile, metric: string, display: string): Promise<Calibrated> {
+export async function calibrateGrowing(source: GrowingFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await source.read();
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(source.file).join(display) };
   }
-  return calibrateLoaded(data, metric, display);
+  return calibrateLoaded(data, metric, display, labelsFile);
 }

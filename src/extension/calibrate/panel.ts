@@ -1,6 +1,7 @@
 // One calibration panel per (file, metric): calibrates on open, again when the file changes on
 // disk (a run appending rows) or on request, and answers the webview's typed requests.
 import * as vscode from 'vscode';
+import { labelsFileFor } from '../../core/labels';
 import { webviewMessageSchema, type CalibrationView, type HostMessage, type InitialData, type WebviewMessage } from '../../protocol/calibrate';
 import { fileName } from '../preview/panel';
 import type { Studio } from '../studio';
@@ -43,10 +44,16 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     panel.title = panelTitle(file, metric);
     this.source = new GrowingFile(file.fsPath);
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(file, '..'), fileName(file)));
+    // The labels file beside it (human review) is joined in, so a new label recalculates too.
+    const labels = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(file, '..'), fileName(vscode.Uri.file(labelsFileFor(file.fsPath)))));
     this.disposables.push(
       watcher,
       watcher.onDidChange(() => this.schedule()),
       watcher.onDidCreate(() => this.schedule()),
+      labels,
+      labels.onDidChange(() => this.schedule()),
+      labels.onDidCreate(() => this.schedule()),
+      labels.onDidDelete(() => this.schedule()),
     );
     this.firstView = this.initialize(preloaded);
   }
@@ -86,7 +93,8 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     const display = this.display;
     const started = performance.now();
     try {
-      const outcome = data ? await calibrateLoaded(data, this.metric, display) : await calibrateGrowing(this.source, this.metric, display);
+      const labels = labelsFileFor(this.file.fsPath);
+      const outcome = data ? await calibrateLoaded(data, this.metric, display, labels) : await calibrateGrowing(this.source, this.metric, display, labels);
       if (!outcome.ok) {
         this.cells = undefined;
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };
