@@ -3,6 +3,7 @@ import { validateCommand } from './commands/validate';
 import { renderCommand } from './commands/render';
 import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
+import { compareCommand } from './commands/compare';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, Command> = {
   render: renderCommand,
   run: runCommand,
   calibrate: calibrateCommand,
+  compare: compareCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -24,6 +26,7 @@ Commands:
       [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
       [--reask-on-violation]            (judge-studio run --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
+  compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
