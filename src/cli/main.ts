@@ -4,6 +4,7 @@ import { renderCommand } from './commands/render';
 import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
 import { compareCommand } from './commands/compare';
+import { probeCommand } from './commands/probe';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   calibrate: calibrateCommand,
   compare: compareCommand,
+  probe: probeCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -27,6 +29,7 @@ Commands:
       [--reask-on-violation]            (judge-studio run --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …]
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
+  probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -47,7 +50,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (name !== 'run' && (args.includes('--help') || args.includes('-h'))) {
+  if (name !== 'run' && name !== 'probe' && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }
