@@ -9,6 +9,7 @@ import { registerHover } from './language/hover';
 import { registerSymbols } from './language/symbols';
 import { registerPreview } from './preview';
 import { registerProviders } from './providers';
+import { registerResults } from './results';
 import { registerRun } from './run';
 import { Studio } from './studio';
 
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['providers', registerProviders],
     ['calibration', registerCalibration],
     ['run judge and history', registerRun],
+    ['results viewer', registerResults],
   ];
   for (const [name, register] of features) {
     try {
