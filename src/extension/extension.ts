@@ -10,6 +10,7 @@ import { registerSymbols } from './language/symbols';
 import { registerPreview } from './preview';
 import { registerProviders } from './providers';
 import { registerResults } from './results';
+import { registerCompare } from './compare';
 import { registerRun } from './run';
 import { Studio } from './studio';
 
@@ -32,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['calibration', registerCalibration],
     ['run judge and history', registerRun],
     ['results viewer', registerResults],
+    ['compare runs', registerCompare],
   ];
   for (const [name, register] of features) {
     try {
