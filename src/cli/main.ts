@@ -5,6 +5,8 @@ import { runCommand } from './commands/run';
 import { calibrateCommand } from './commands/calibrate';
 import { generateCommand } from './commands/generate';
 import { labelsCommand } from './commands/labels';
+import { compareCommand } from './commands/compare';
+import { probeCommand } from './commands/probe';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -16,6 +18,8 @@ const COMMANDS: Record<string, Command> = {
   calibrate: calibrateCommand,
   generate: generateCommand,
   labels: labelsCommand,
+  compare: compareCommand,
+  probe: probeCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -31,6 +35,8 @@ Commands:
       [--base-url URL] [--model M] …     (judge-studio generate --help lists every option)
   calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T]
   labels export --labels FILE --data D --out D2 [--metric M] [--template T]
+  compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
+  probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -51,7 +57,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (name !== 'run' && name !== 'generate' && (args.includes('--help') || args.includes('-h'))) {
+  if (name !== 'run' && name !== 'generate' && name !== 'probe' && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

@@ -10,6 +10,8 @@ import { registerHover } from './language/hover';
 import { registerSymbols } from './language/symbols';
 import { registerPreview } from './preview';
 import { registerProviders } from './providers';
+import { registerResults } from './results';
+import { registerCompare } from './compare';
 import { registerRun } from './run';
 import { registerReview } from './review';
 import { Studio } from './studio';
@@ -34,6 +36,8 @@ export function activate(context: vscode.ExtensionContext): void {
     ['run judge and history', registerRun],
     ['authoring help', registerAuthoring],
     ['human review', registerReview],
+    ['results viewer', registerResults],
+    ['compare runs', registerCompare],
   ];
   for (const [name, register] of features) {
     try {

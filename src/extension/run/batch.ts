@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readDataset } from '../../core/dataset';
 import { isSkip } from '../../core/dataset/types';
+import { snapshotTemplate } from '../../core/compare/snapshots';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
 import { latestPerRow } from '../../core/results/latest';
 import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/pipeline';
@@ -73,6 +74,9 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
     return undefined;
   }
   await fs.mkdir(path.dirname(out), { recursive: true });
+
+  // The compare view's "Show Template Diff" opens the exact text every hash judged with.
+  await snapshotTemplate(root.fsPath, judge.template.text).catch((e: unknown) => studio.log.warn(`could not keep a snapshot of ${templateRel}: ${(e as Error).message}`));
 
   const stats = new RunStats();
   const abort = new AbortController();

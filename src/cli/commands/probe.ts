@@ -1,0 +1,160 @@
+// `judge-studio probe <template> --data D [--probes LIST] [--out DIR] [--threshold T]`: judges each
+// row next to deterministic perturbations of its response and reports the biases that moved verdicts.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatOf, readDataset } from '../../core/dataset';
+import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
+import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
+import { judgeFromTemplate } from '../../core/judge/prepare';
+import { RunStats } from '../../core/judge/stats';
+import type { StructuredOutputMode } from '../../core/judge/types';
+import { DEFAULT_THRESHOLD, defaultProbes, formatProbeReport, isProbeId, PROBE_IDS, PROBES, runProbes, type ProbeId } from '../../core/probe';
+import { formatDiagnostic } from '../format';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+import { loadValidTemplate } from '../template';
+import { parseRows } from './run';
+
+export const PROBE_USAGE = `Usage: judge-studio probe <template> --data <file> [options]
+
+  --probes LIST            comma-separated, default all that apply: ${PROBE_IDS.join(', ')}
+                           (length is pairwise only)
+  --threshold T            a probe that changes more than this share of verdicts is reported as a
+                           bias the judge is susceptible to (default ${DEFAULT_THRESHOLD})
+  --out DIR                where the probe dataset, results and report go (default probe-<metric>/)
+  --rows A-B               only these source rows
+  --base-url URL, --model M, --api-key-env VAR, --concurrency N, --timeout MS,
+  --structured MODE, --no-cache, --cache-dir DIR     as for \`judge-studio run\`
+  --json                   print the report as JSON
+
+Probes (each adds fixed text to the judged response: "response", or response B in pairwise):
+${PROBE_IDS.map((id) => `  ${id.padEnd(17)}${PROBES[id].description}`).join('\n')}
+
+Exit codes: 0 no probe above the threshold, 1 the judge is susceptible to a probe or rows failed,
+2 bad usage or input.
+`;
+
+const OPTIONS = {
+  data: { type: 'string' },
+  probes: { type: 'string' },
+  threshold: { type: 'string' },
+  out: { type: 'string' },
+  rows: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key-env': { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  structured: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const probeCommand: Command = async (args, io) => {
+  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (v.help) {
+    io.stdout(PROBE_USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio probe <template> --data <file>');
+  if (!v.data) throw new UsageError('--data <file> is required (a .jsonl, .json or .csv dataset)');
+  const threshold = v.threshold === undefined ? DEFAULT_THRESHOLD : Number(v.threshold);
+  if (!(threshold >= 0 && threshold <= 1)) throw new UsageError(`--threshold takes a share between 0 and 1, got "${v.threshold}"`);
+  const concurrency = int(v.concurrency, '--concurrency', 8);
+  const timeoutMs = int(v.timeout, '--timeout', 120_000);
+  const structured = (v.structured ?? 'json_schema') as StructuredOutputMode;
+  if (!['json_schema', 'json_object', 'none'].includes(structured)) throw new UsageError(`--structured takes json_schema, json_object or none`);
+  const rows = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const log = (m: string) => io.stderr(`judge-studio probe: ${m}\n`);
+
+  const loaded = await loadValidTemplate(positionals[0]!, io);
+  if (!loaded) return EXIT_USAGE;
+  for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const judge = judgeFromTemplate(loaded.template);
+  const { config, metric } = judge;
+  const probes = parseProbes(v.probes, config.kind);
+
+  const dataFile = path.resolve(io.cwd, v.data);
+  try {
+    formatOf(dataFile);
+    await fs.access(dataFile);
+  } catch (e) {
+    throw new UsageError(`${v.data}: cannot read the dataset (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const model = v.model ?? config.model.name;
+  if (!model) throw new UsageError(`no model: pass --model or set model.name in ${positionals[0]}`);
+  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const client = makeClient(io, baseURL, timeoutMs, v['api-key-env'], log);
+  const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
+  const outDir = path.resolve(io.cwd, v.out ?? `probe-${metric}`);
+  const stats = new RunStats();
+  log(`judging ${v.data} with ${probes.length} probe(s) (${probes.join(', ')}) and the originals with ${model} at ${baseURL}`);
+  const run = await runProbes({
+    judge,
+    client,
+    settings: {
+      model,
+      structured,
+      schemaName: metric,
+      ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
+      ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
+    },
+    items: readDataset(dataFile, io.signal ? { signal: io.signal } : {}),
+    outDir,
+    probes,
+    threshold,
+    concurrency,
+    stats,
+    cacheScope: baseURL,
+    log,
+    ...(rows ? { rows } : {}),
+    ...(v['no-cache'] ? {} : { cache: new DiskCache(cacheDir) }),
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
+  if (run.skipped > 0) log(`${run.skipped} unreadable dataset record(s) skipped`);
+  const rel = (f: string) => path.relative(io.cwd, f) || f;
+  log(`wrote ${rel(run.files.dataset)}, ${rel(run.files.results)} and ${rel(run.files.report)}`);
+  io.stdout(v.json ? `${JSON.stringify(run.report, null, 2)}\n` : formatProbeReport(run.report));
+  return run.interrupted || stats.failed > 0 || run.report.susceptible.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+};
+
+function parseProbes(text: string | undefined, kind: 'pointwise' | 'pairwise'): ProbeId[] {
+  if (text === undefined) return defaultProbes(kind);
+  const ids = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (ids.length === 0) throw new UsageError(`--probes takes a comma-separated list of ${PROBE_IDS.join(', ')}`);
+  for (const id of ids) {
+    if (!isProbeId(id)) throw new UsageError(`--probes: unknown probe "${id}"; the probes are ${PROBE_IDS.join(', ')}`);
+    if (PROBES[id].pairwiseOnly && kind !== 'pairwise') throw new UsageError(`--probes: "${id}" applies to pairwise templates only`);
+  }
+  return [...new Set(ids)] as ProbeId[];
+}
+
+// The same endpoint rules as `run`: a key only from the named variable; none for local servers.
+function makeClient(io: CliIO, baseURL: string, timeoutMs: number, keyVar: string | undefined, log: (m: string) => void): OpenAICompatibleClient {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new UsageError(`--base-url "${baseURL}" is not a URL (e.g. http://localhost:11434/v1)`);
+  }
+  const keyEnv = keyVar ?? 'OPENAI_API_KEY';
+  const apiKey = io.env[keyEnv] || undefined;
+  if (!apiKey) {
+    if (keyVar !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
+    if (url.hostname === 'api.openai.com') throw new UsageError(`${baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
+  }
+  try {
+    return new OpenAICompatibleClient({ baseURL, timeoutMs, headers: {}, log, apiKeyEnv: keyEnv, ...(apiKey ? { apiKey } : {}) });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function int(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} needs an integer ≥ 1, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,89 @@
+// One probe pipeline for the CLI and the editor: write the probe dataset, judge it through the
+// batch runner next to the originals, and analyse the results into a report on disk.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { DatasetItem } from '../dataset/types';
+import type { JudgeCache } from '../judge/cache';
+import type { JudgeSettings } from '../judge/judgment';
+import type { PreparedJudge } from '../judge/prepare';
+import { ResultsWriter } from '../judge/results';
+import { runJudge } from '../judge/runner';
+import type { RunStats } from '../judge/stats';
+import type { JudgeClient } from '../judge/types';
+import { latestPerRow } from '../results';
+import { parseDataset } from '../dataset';
+import { analyseProbes, type ProbeReport } from './analyse';
+import { probeDataset, PROBE_FILES } from './dataset';
+import { defaultProbes, probeTarget, type ProbeId } from './perturb';
+
+export interface ProbeRunOptions {
+  judge: PreparedJudge;
+  client: JudgeClient;
+  settings: JudgeSettings;
+  items: AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
+  outDir: string;
+  probes?: readonly ProbeId[];
+  threshold?: number;
+  rows?: { from?: number; to?: number };
+  concurrency?: number;
+  cache?: JudgeCache;
+  cacheScope?: string;
+  stats?: RunStats;
+  signal?: AbortSignal;
+  log?: (message: string) => void;
+}
+
+export interface ProbeRun {
+  report: ProbeReport;
+  files: { dataset: string; results: string; report: string };
+  interrupted: boolean;
+  sources: number;
+  skipped: number;
+}
+
+export const DEFAULT_THRESHOLD = 0.1;
+
+export async function runProbes(opts: ProbeRunOptions): Promise<ProbeRun> {
+  const kind = opts.judge.config.kind;
+  const probes = opts.probes ?? defaultProbes(kind);
+  const placeholders = opts.judge.template.placeholders.map((p) => p.head);
+  const target = probeTarget(kind, placeholders);
+  const built = await probeDataset(opts.items, { probes, target, ...(opts.rows ? { rows: opts.rows } : {}) });
+  await fs.mkdir(opts.outDir, { recursive: true });
+  const files = {
+    dataset: path.join(opts.outDir, PROBE_FILES.dataset),
+    results: path.join(opts.outDir, PROBE_FILES.results),
+    report: path.join(opts.outDir, PROBE_FILES.report),
+  };
+  await fs.writeFile(files.dataset, built.rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''), 'utf8');
+  const writer = new ResultsWriter(files.results, true);
+  let interrupted: boolean;
+  try {
+    ({ interrupted } = await runJudge({
+      judge: opts.judge,
+      client: opts.client,
+      settings: opts.settings,
+      items: toAsync(built.rows),
+      write: (line) => writer.write(line),
+      ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
+      ...(opts.cacheScope ? { cacheScope: opts.cacheScope } : {}),
+      ...(opts.stats ? { stats: opts.stats } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    }));
+  } finally {
+    writer.close();
+  }
+  const text = await fs.readFile(files.results, 'utf8');
+  const report = await analyseProbes(
+    latestPerRow(() => parseDataset(text, 'jsonl')),
+    { metric: opts.judge.metric, kind, target, probes, threshold: opts.threshold ?? DEFAULT_THRESHOLD },
+  );
+  await fs.writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`, 'utf8');
+  return { report, files, interrupted, sources: built.sources, skipped: built.skipped };
+}
+
+async function* toAsync<T>(values: readonly T[]): AsyncIterable<T> {
+  yield* values;
+}
