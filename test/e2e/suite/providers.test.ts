@@ -9,7 +9,7 @@ import { FakeOpenAI, reply } from '../../support/fakeOpenAI';
 import { EXTENSION_ID } from './util';
 
 const NOT_CONFIGURED = 'No judge is configured. Set an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, LM Studio, llama.cpp) or install a language-model provider.';
-const ENDPOINT_KEYS = ['endpoint.baseUrl', 'endpoint.model', 'provider'];
+const ENDPOINT_KEYS = ['endpoint.baseUrl', 'endpoint.model', 'endpoint.headers', 'provider'];
 
 const config = () => vscode.workspace.getConfiguration('judgeStudio');
 const test = () => vscode.commands.executeCommand<TestOutcome>('judgeStudio.testConnection', { interactive: false });
@@ -61,6 +61,20 @@ describe('providers: keys, settings and the judge a run uses', () => {
     ok(await test());
     assert.equal(a.chats.length, 1);
     assert.equal(a.chats[0]!.headers.authorization, 'Bearer sk-e2e-origin-a');
+  });
+
+  it('sends header settings only to the origin set beside them, never to a base URL the workspace chose', async () => {
+    await config().update('endpoint.baseUrl', a.baseURL, vscode.ConfigurationTarget.Global);
+    await config().update('endpoint.model', 'm', vscode.ConfigurationTarget.Global);
+    await config().update('endpoint.headers', { 'api-key': 'user-secret-e2e' }, vscode.ConfigurationTarget.Global);
+    ok(await test());
+    assert.equal(a.chats[0]!.headers['api-key'], 'user-secret-e2e', 'the header reaches the origin it was set for');
+
+    await config().update('endpoint.baseUrl', b.baseURL, vscode.ConfigurationTarget.Workspace);
+    ok(await test());
+    assert.equal(b.chats.length, 1, 'the workspace-chosen endpoint is asked');
+    assert.equal(b.chats[0]!.headers['api-key'], undefined, 'the user\'s header never reaches the workspace-chosen origin');
+    assert.ok(!JSON.stringify(b.requests.map((r) => r.headers)).includes('user-secret-e2e'));
   });
 
   it('stops sending a key once it is cleared', async () => {

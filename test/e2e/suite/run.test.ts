@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunView } from '../../../src/protocol/run';
 import type { BatchEntry } from '../../../src/extension/run/model/history';
+import { templateHash } from '../../../src/core/results/keys';
 import { FakeOpenAI, pairSlots, reply, status, type RecordedRequest } from '../../support/fakeOpenAI';
 import { EXTENSION_ID, openJudge, until, workspaceFile } from './util';
 
@@ -229,7 +230,8 @@ describe('running a judge from the editor', () => {
     const template = fs.readFileSync(workspaceFile('pass_fail.judge').fsPath, 'utf8');
     const metric = /^name:\s*(\S+)/m.exec(template)?.[1] ?? 'pass_fail';
     fs.mkdirSync(path.dirname(workspaceFile(resultsRel).fsPath), { recursive: true });
-    fs.writeFileSync(workspaceFile(resultsRel).fsPath, `${JSON.stringify({ _row: 1, [`${metric}/score`]: 1, [`${metric}/model`]: 'x' })}\n`);
+    const hash = templateHash(template);
+    fs.writeFileSync(workspaceFile(resultsRel).fsPath, `${JSON.stringify({ _row: 1, [`${metric}/score`]: 1, [`${metric}/model`]: 'x', [`${metric}/template_hash`]: hash })}\n`);
     const interrupted: BatchEntry = {
       v: 1, type: 'batch', id: '20000101000000000-aaaaaa', time: '2000-01-01T00:00:00.000Z', template: 'pass_fail.judge', metric, kind: 'pointwise', model: 'x',
       dataset: 'pass_fail.csv', results: resultsRel, resumed: false, interrupted: true, rows: { judged: 1, ok: 1, failed: 0, skipped: 0, alreadyDone: 0 },
@@ -253,6 +255,31 @@ describe('running a judge from the editor', () => {
     const lines = fs.readFileSync(workspaceFile(resultsRel).fsPath, 'utf8').trim().split('\n');
     assert.equal(lines.length, rows);
     assert.equal(entry.summary.rows, rows, 'the summary covers the kept row too');
+  });
+
+  it('ignores a history entry whose results path leaves the workspace, and never writes there', async () => {
+    const outside = path.join(path.dirname(workspaceFile('.').fsPath), `outside-${Date.now()}.jsonl`);
+    fs.writeFileSync(outside, 'precious\n');
+    const template = fs.readFileSync(workspaceFile('pass_fail.judge').fsPath, 'utf8');
+    const metric = /^name:\s*(\S+)/m.exec(template)?.[1] ?? 'pass_fail';
+    const hostile: BatchEntry = {
+      v: 1, type: 'batch', id: '20000101000000000-bbbbbb', time: '2000-01-02T00:00:00.000Z', template: 'pass_fail.judge', metric, kind: 'pointwise', model: 'x',
+      dataset: 'pass_fail.csv', results: `../${path.basename(outside)}`, resumed: false, interrupted: true, rows: { judged: 1, ok: 1, failed: 0, skipped: 0, alreadyDone: 0 },
+      summary: { kind: 'pointwise', rows: 1, failed: 0, scores: { '1': 1 }, mean: 1 }, elapsedMs: 1,
+    };
+    fs.mkdirSync(workspaceFile('.judge-studio/history').fsPath, { recursive: true });
+    fs.appendFileSync(workspaceFile(`.judge-studio/history/${metric}.jsonl`).fsPath, `${JSON.stringify(hostile)}\n`);
+
+    const entry = await vscode.commands.executeCommand<BatchEntry | undefined>('judgeStudio.runJudgeOnDataset', {
+      template: workspaceFile('pass_fail.judge'),
+      dataset: workspaceFile('pass_fail.csv'),
+      resume: true,
+      open: false,
+    });
+    assert.ok(entry);
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'precious\n', 'the file outside the workspace is untouched');
+    assert.ok(!entry.results.startsWith('..') && !path.isAbsolute(entry.results), `results stay inside: ${entry.results}`);
+    fs.rmSync(outside);
   });
 
   it('puts Run judge, Preview and Run on dataset above a template', async () => {
