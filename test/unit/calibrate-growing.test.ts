@@ -72,6 +72,28 @@ describe('GrowingFile (calibration of a file being appended to)', function () {
     assert.ok(ms < 3000, `update took ${ms.toFixed(0)} ms`);
   });
 
+  it('hands the event loop back while it recalculates a large file, so the editor stays responsive', async () => {
+    const fd = fs.openSync(file, 'w');
+    for (let i = 1; i <= 20_000; i += 1000) fs.writeSync(fd, Array.from({ length: 1000 }, (_, k) => line(i + k)).join(''));
+    fs.closeSync(fd);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      const out = await calibrateGrowing(new GrowingFile(file), 'm', 'results.jsonl');
+      assert.ok(out.ok && out.report.n === 20_000);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks >= 3, `other work ran ${ticks} time(s) during the recalculation`);
+  });
+
+  it('lets the last line per _row stand in the view as in the CLI', async () => {
+    fs.writeFileSync(file, line(1, 5, 5) + line(2, 4, 1) + line(2, 4, 4));
+    const out = await calibrateGrowing(new GrowingFile(file), 'm', 'results.jsonl');
+    assert.ok(out.ok);
+    assert.deepEqual([out.report.n, out.report.accuracy], [2, 1]);
+  });
+
   it('reports a file that is not text as an error value naming the file as shown', async () => {
     fs.writeFileSync(file, Buffer.from([0, 1, 2, 3, 0, 0]));
     const out = await calibrateGrowing(new GrowingFile(file), 'm', 'shown.jsonl');
