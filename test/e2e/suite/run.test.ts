@@ -257,6 +257,38 @@ describe('running a judge from the editor', () => {
     assert.equal(entry.summary.rows, rows, 'the summary covers the kept row too');
   });
 
+  it('calibrates a results file while a batch is still appending to it, and again when it ends', async () => {
+    const total = 240;
+    const data = workspaceFile('growing-batch.jsonl');
+    const rows = Array.from({ length: total }, (_, i) => JSON.stringify({ id: `g${i + 1}`, prompt: `Question ${i + 1}?`, response: `Answer ${i + 1}.`, 'helpfulness/human_rating': 1 + (i % 5) }));
+    fs.writeFileSync(data.fsPath, rows.join('\n') + '\n');
+    fs.copyFileSync(workspaceFile('helpfulness.judge').fsPath, workspaceFile('growing-batch.judge').fsPath);
+    const resultsDir = workspaceFile('.judge-studio/results').fsPath;
+    const before = new Set(fs.existsSync(resultsDir) ? fs.readdirSync(resultsDir) : []);
+    fake.rules = [() => ({ ...reply({ justification: 'fine', score: 3 }), delayMs: 40 })];
+
+    const batch = vscode.commands.executeCommand<BatchEntry | undefined>('judgeStudio.runJudgeOnDataset', {
+      template: workspaceFile('growing-batch.judge'),
+      dataset: data,
+      resume: false,
+      open: false,
+    });
+    const results = await until('the batch to start writing', () => {
+      const name = fs.existsSync(resultsDir) ? fs.readdirSync(resultsDir).find((n) => !before.has(n) && n.startsWith('helpfulness')) : undefined;
+      if (!name) return undefined;
+      const file = path.join(resultsDir, name);
+      const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+      return lines >= 5 && lines < total - 20 ? file : undefined;
+    }, [], 30_000);
+    const midway = await vscode.commands.executeCommand<{ n: number } | undefined>('judgeStudio.calibrate', { file: results, metric: 'helpfulness' });
+    assert.ok(midway && midway.n > 0 && midway.n < total, `mid-batch calibration saw ${midway?.n} row(s)`);
+    const entry = await batch;
+    assert.ok(entry && !entry.interrupted);
+    const done = await vscode.commands.executeCommand<{ n: number } | undefined>('judgeStudio.calibrate', { file: results, metric: 'helpfulness' });
+    assert.equal(done?.n, total, 'the calibration caught up with every appended row');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('ignores a history entry whose results path leaves the workspace, and never writes there', async () => {
     const outside = path.join(path.dirname(workspaceFile('.').fsPath), `outside-${Date.now()}.jsonl`);
     fs.writeFileSync(outside, 'precious\n');
