@@ -15,6 +15,7 @@ export const BENCHES: BenchModule[] = [
   { file: 'engine', fn: 'benchEngine' },
   { file: 'calibrate', fn: 'benchCalibrate' },
   { file: 'dataset', fn: 'benchDataset' },
+  { file: 'editor', fn: 'benchEditor' },
 ];
 
 /** Runs the benches found in `dir` (the compiled bench folder); returns how many failed. */

@@ -14,33 +14,49 @@ export const CELL_ROW_LIMIT = 200;
 const PROMPT_FIELDS = ['prompt', 'input', 'question', 'instruction', 'query'];
 
 export class CellIndex {
-  private readonly cells = new Map<string, CellRow[]>();
+  private cells: Map<string, CellRow[]> | undefined;
   private readonly places = new Map<number, RowPlace>();
 
-  constructor(rows: readonly DatasetRow[], metric: string, kind: CalibrationKind) {
+  /**
+   * Built on the first click, not with the report: a 100,000-row file re-calibrated while a batch
+   * appends would otherwise hold the extension host for a few hundred ms on every update.
+   */
+  constructor(
+    private readonly source: readonly DatasetRow[],
+    private readonly metric: string,
+    private readonly kind: CalibrationKind,
+  ) {}
+
+  private index(): Map<string, CellRow[]> {
+    if (this.cells) return this.cells;
+    const cells = new Map<string, CellRow[]>();
+    const { metric, kind } = this;
     const columns = columnsFor(metric, kind);
     const parse = kind === 'pointwise' ? parseRating : parseChoice;
-    for (const { row, line, record } of rows) {
+    for (const { row, line, record } of this.source) {
       const human = parse(record[columns.human]);
       const judge = parse(record[columns.judge]);
       if (!isLabel(human) || !isLabel(judge)) continue;
       const entry: CellRow = { row, line, prompt: promptOf(record), human, judge, justification: justificationOf(record, metric) };
       const key = cellKey(human, judge);
-      const list = this.cells.get(key);
+      const list = cells.get(key);
       if (list) list.push(entry);
-      else this.cells.set(key, [entry]);
+      else cells.set(key, [entry]);
       this.places.set(row, { line, runRow: runRowOf(record) ?? row });
     }
+    this.cells = cells;
+    return cells;
   }
 
   /** The first `limit` rows of a cell in file order, and how many it holds in all. */
   rows(human: Label, judge: Label, limit = CELL_ROW_LIMIT): { total: number; rows: CellRow[] } {
-    const list = this.cells.get(cellKey(human, judge)) ?? [];
+    const list = this.index().get(cellKey(human, judge)) ?? [];
     return { total: list.length, rows: list.slice(0, limit) };
   }
 
   /** Where a labelled row is: its line in the file, and the row number the run view knows it by. */
   locate(row: number): RowPlace | undefined {
+    this.index();
     return this.places.get(row);
   }
 }
