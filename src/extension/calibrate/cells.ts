@@ -3,7 +3,7 @@
 import type { CalibrationKind, Label } from '../../core/calibration';
 import { columnsFor, isLabel, parseChoice, parseRating } from '../../core/calibration/labels';
 import type { DatasetRecord, DatasetRow } from '../../core/dataset';
-import type { CellRow } from '../../protocol/calibrate';
+import type { CellRow, FailedRow } from '../../protocol/calibrate';
 
 export const PROMPT_CHARS = 160;
 export const JUSTIFICATION_CHARS = 300;
@@ -16,20 +16,35 @@ const PROMPT_FIELDS = ['prompt', 'input', 'question', 'instruction', 'query'];
 export class CellIndex {
   private readonly cells = new Map<string, CellRow[]>();
   private readonly places = new Map<number, RowPlace>();
+  /** Rows whose judge call failed, in file order (the first CELL_ROW_LIMIT). */
+  readonly failed: FailedRow[] = [];
+  failedTotal = 0;
 
   constructor(rows: readonly DatasetRow[], metric: string, kind: CalibrationKind) {
     const columns = columnsFor(metric, kind);
     const parse = kind === 'pointwise' ? parseRating : parseChoice;
     for (const { row, line, record } of rows) {
+      const datasetRow = runRowOf(record) ?? row;
       const human = parse(record[columns.human]);
       const judge = parse(record[columns.judge]);
+      const error = record[`${metric}/error`];
+      // The rows the report skips as "where the judge failed": an error and no judge label.
+      if (!isLabel(judge) && typeof error === 'string' && error.trim() !== '') {
+        this.places.set(row, { line, runRow: datasetRow });
+        this.failedTotal++;
+        const kindValue = record[`${metric}/error_kind`];
+        if (this.failed.length < CELL_ROW_LIMIT) {
+          this.failed.push({ row, datasetRow, line, errorKind: typeof kindValue === 'string' && kindValue !== '' ? kindValue : null, message: shorten(error, JUSTIFICATION_CHARS) });
+        }
+        continue;
+      }
       if (!isLabel(human) || !isLabel(judge)) continue;
-      const entry: CellRow = { row, line, prompt: promptOf(record), human, judge, justification: justificationOf(record, metric) };
+      const entry: CellRow = { row, datasetRow, line, prompt: promptOf(record), human, judge, justification: justificationOf(record, metric) };
       const key = cellKey(human, judge);
       const list = this.cells.get(key);
       if (list) list.push(entry);
       else this.cells.set(key, [entry]);
-      this.places.set(row, { line, runRow: runRowOf(record) ?? row });
+      this.places.set(row, { line, runRow: datasetRow });
     }
   }
 

@@ -12,6 +12,7 @@ export const COMMANDS = {
   showResultRow: 'judgeStudio.showResultRow',
   openHistoryEntry: 'judgeStudio.openHistoryEntry',
   refreshHistory: 'judgeStudio.refreshHistory',
+  chooseTemplate: 'judgeStudio.chooseTemplate',
 } as const;
 
 const uriLike = z.union([z.string().min(1), z.custom<vscode.Uri>((v) => v instanceof vscode.Uri, 'expected a Uri')]);

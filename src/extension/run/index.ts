@@ -65,6 +65,12 @@ export function registerRun(studio: Studio): void {
         ...(args?.open !== undefined && { open: args.open }),
       });
     }),
+    vscode.commands.registerCommand(COMMANDS.chooseTemplate, async (arg: unknown) => {
+      // The template a selection or line of this file is judged with, asked again and remembered.
+      const file = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+      if (!file) return undefined;
+      return (await chooser.picker.choose({ file, fits: () => true, ask: true, what: `samples in ${vscode.workspace.asRelativePath(file)}` }))?.uri;
+    }),
     vscode.commands.registerCommand(COMMANDS.showResultRow, async (arg: unknown) => {
       const parsed = showRowArgsSchema.safeParse(arg);
       if (arg !== undefined && !parsed.success) throw new Error('Show Result Row takes {file: "<results .jsonl path>", row: <number>}.');
