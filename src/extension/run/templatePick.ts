@@ -78,12 +78,15 @@ export class TemplatePicker {
     }
     const preferred = o.preferred?.toString();
     const ordered = [...fitting].sort((a, b) => Number(b.uri.toString() === preferred) - Number(a.uri.toString() === preferred));
-    const items = ordered.map((c) => ({
-      label: baseName(c.uri),
-      description: `${c.config.name} · ${c.config.kind}${c.uri.toString() === preferred ? ' · focused last' : ''}`,
-      detail: vscode.workspace.asRelativePath(c.uri),
-      uri: c.uri,
-    }));
+    const items = ordered.map((c) => {
+      const where = vscode.workspace.asRelativePath(c.uri);
+      return {
+        label: baseName(c.uri),
+        description: `${c.config.name} · ${c.config.kind}${c.uri.toString() === preferred ? ' · focused last' : ''}`,
+        ...(where !== baseName(c.uri) ? { detail: where } : {}),
+        uri: c.uri,
+      };
+    });
     const picked = await vscode.window.showQuickPick(items, {
       title: `Judge ${o.what} with which template?`,
       placeHolder: `${fitting.length} templates fit; the choice is remembered for ${name}`,

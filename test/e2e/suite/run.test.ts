@@ -68,7 +68,10 @@ describe('running a judge from the editor', () => {
     editor.selection = new vscode.Selection(2, 0, 2, 25);
     const before = historyLines('helpfulness').length;
 
-    const view = await run('judgeStudio.runJudgeOnSelection');
+    // Two pointwise templates fit a plain selection: a quick pick asks, the last focused one first.
+    const view = await acceptQuickPick(run('judgeStudio.runJudgeOnSelection'));
+    assert.equal(view?.template.file, 'helpfulness.judge', 'the run view names the template');
+    assert.equal(view?.template.how, 'picked for notes.md');
     const r = result(view, 'pointwise');
     assert.equal(r.score, 5);
     assert.deepEqual(r.scale, { min: 1, max: 5 });
@@ -265,3 +268,15 @@ describe('running a judge from the editor', () => {
     assert.deepEqual(ours.map((l) => l.range.start.line), [0, 0, 0]);
   });
 });
+
+/** Accepts the focused item of whatever quick pick `pending` opens, until it settles (bounded). */
+async function acceptQuickPick<T>(pending: Thenable<T>, timeoutMs = 20_000): Promise<T> {
+  let settled = false;
+  const done = Promise.resolve(pending).finally(() => (settled = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!settled && Date.now() < deadline) {
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
+  }
+  return done;
+}

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { FakeOpenAI, reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
+import { pick, startCommand } from './quickInput';
 
 export const title = 'a highlighted response gets its score and justification in the run view, and the side panel lists the run';
 export const timeoutMs = 150_000;
@@ -73,7 +74,9 @@ export async function run(ctx: UiContext): Promise<void> {
     await ctx.openFileFromExplorer('notes.md');
     await gotoLine(ctx, 3);
     await ctx.page.keyboard.press('Shift+End');
-    await ctx.runCommand('Judge Studio: Run Judge on Selection');
+    // Two pointwise templates fit a plain selection: it asks, the last focused template first.
+    await startCommand(ctx.page, 'Judge Studio: Run Judge on Selection', 'with which template?');
+    await pick(ctx.page, 'helpfulness.judge');
 
     const frame = await verdictFrame(ctx, 'pointwise');
     const score = (await frame.locator('.score .value').textContent()) ?? '';
