@@ -81,7 +81,7 @@ export async function run(ctx: UiContext): Promise<void> {
     expect(saw.startsWith('Judge saw: A = response, B = baseline_model_response.'), `the swapped pass says what the judge saw: ${saw}`);
     const swappedWinner = (await frame.locator('.pass-grid section.pass[data-order="BA"] dd.winner').textContent()) ?? '';
     expect(swappedWinner === 'A (the judge said B)', `the swapped pass maps its winner back: ${swappedWinner}`);
-    await ctx.screenshot('run-pairwise-both-passes');
+    await ctx.screenshot('entry-pairwise-swapped');
 
     // 4. The keybinding on a JSONL line of helpfulness.jsonl.
     await ctx.openFileFromExplorer('helpfulness.jsonl');
@@ -116,7 +116,7 @@ export async function run(ctx: UiContext): Promise<void> {
     await frame.locator('.about .source', { hasText: 'fluency_pairwise.jsonl, row 2' }).waitFor({ timeout: 30_000 });
     frame = await verdictFrame(ctx, 'pairwise');
     await expectRun(frame, { template: 'fluency_pairwise.judge', source: 'fluency_pairwise.jsonl, row 2', verdict: 'Winner: A' });
-    await ctx.screenshot('run-history-side-panel');
+    await ctx.screenshot('entry-history-reopened');
   });
 }
 

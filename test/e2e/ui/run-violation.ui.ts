@@ -50,6 +50,8 @@ export async function run(ctx: UiContext): Promise<void> {
     const violation = frame.locator('.violations li[data-rule="ranking-gap"]').first();
     const words = (await violation.textContent()) ?? '';
     expect(/^Pass 2 · ranking-gap: ranking gap 4 \(A=6, B=2\) calls for "better" or "significantly better", but the overall degree is "slightly better"$/.test(words), `the violation reads: ${words}`);
+    const badge = (await frame.locator('.final .badge.violations').textContent()) ?? '';
+    expect(badge === '⚠ 1 rule violation', `the verdict line carries the violation badge next to position-consistent: "${badge}"`);
     await violation.scrollIntoViewIfNeeded();
     await ctx.screenshot('run-hhh-violation');
 
