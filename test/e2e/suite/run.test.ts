@@ -100,6 +100,27 @@ describe('running a judge from the editor', () => {
     assert.equal((entry.line as Record<string, unknown>)['helpfulness/score'], 5);
   });
 
+  it('never takes the clicked file from a context menu as the template', async () => {
+    // editor/context commands get the clicked resource's Uri first: a Markdown or JSONL file.
+    fake.rules = [() => reply({ justification: 'Fine.', score: 3 })];
+    const notes = workspaceFile('notes.md');
+    if (!fs.existsSync(notes.fsPath)) fs.writeFileSync(notes.fsPath, '# Draft answers\n\nA leap year has 366 days.\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(notes), { preview: false });
+    editor.selection = new vscode.Selection(2, 0, 2, 25);
+    const fromMenu = await acceptQuickPick(run('judgeStudio.runJudgeOnSelection', notes));
+    assert.equal(fromMenu?.phase, 'done', JSON.stringify(fromMenu?.result));
+    assert.match(fromMenu?.template.file ?? '', /\.judge$/, 'a template judged the selection');
+    assert.equal(fromMenu?.source, 'selection in notes.md');
+
+    const data = workspaceFile('helpfulness.jsonl');
+    const lines = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(data), { preview: false });
+    lines.selection = new vscode.Selection(1, 3, 1, 3);
+    const line = await run('judgeStudio.runJudge', data);
+    assert.equal(line?.template.file, 'helpfulness.judge', 'the line is judged with the template beside the dataset');
+    assert.equal(line?.source, 'helpfulness.jsonl, row 2');
+    assert.equal(result(line, 'pointwise').score, 3);
+  });
+
   it('takes the other fields from the same line when the response is highlighted inside a JSONL row', async () => {
     fake.rules = [() => reply({ justification: 'Wrong capital.', score: 1 })];
     const doc = await vscode.workspace.openTextDocument(workspaceFile('helpfulness.jsonl'));

@@ -110,10 +110,16 @@ export async function run(ctx: UiContext): Promise<void> {
     await expectRun(frame, { template: 'helpfulness.judge', source: 'helpfulness.jsonl, row 2', verdict: '4' });
 
     // 7. The side panel's history: a click reopens a recorded run, template named.
+    // Wait for the panel to list the last run (it refreshes when the history file grows), then click.
+    await historyRow(ctx, /helpfulness\s*5 runs/);
     const row = await historyRow(ctx, /fluency_pairwise\.jsonl, row 2/);
     await ctx.screenshot('side-panel');
-    await row.click();
-    await frame.locator('.about .source', { hasText: 'fluency_pairwise.jsonl, row 2' }).waitFor({ timeout: 30_000 });
+    const reopened = frame.locator('.about .source', { hasText: 'fluency_pairwise.jsonl, row 2' });
+    for (let attempt = 1; ; attempt++) {
+      await row.click();
+      if (await reopened.waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
+      if (attempt === 3) throw new Error('a click on the history row did not reopen the run');
+    }
     frame = await verdictFrame(ctx, 'pairwise');
     await expectRun(frame, { template: 'fluency_pairwise.judge', source: 'fluency_pairwise.jsonl, row 2', verdict: 'Winner: A' });
     await ctx.screenshot('entry-history-reopened');
