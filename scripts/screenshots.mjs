@@ -21,8 +21,9 @@ const PICTURES = {
   'side-panel.png': 'side-panel.png',
   'calibration-heatmap.png': 'calibrate-heatmap.png',
   'demo-1-highlight.png': 'demo-1-highlight.png',
-  'demo-2-choose-template.png': 'demo-2-choose-template.png',
-  'demo-3-verdict.png': 'demo-3-verdict.png',
+  'demo-2-right-click.png': 'demo-2-right-click.png',
+  'demo-3-choose-template.png': 'demo-3-choose-template.png',
+  'demo-4-verdict.png': 'demo-4-verdict.png',
 };
 /** The UI tests (file names) that take them. */
 const TESTS = ['editor', 'preview', 'entry-points', 'run-violation', 'calibrate'];

@@ -29,7 +29,8 @@ export async function run(ctx: UiContext): Promise<void> {
   await withFakeJudge(ctx, rules, async (fake) => {
     fs.writeFileSync(path.join(ctx.workspace, NOTES), `# Draft answers\n\n${ANSWER}\n`);
     await ctx.runCommand('Refresh Explorer');
-    await judgeAnswers(ctx);
+    // Clicks in the explorer must not land while it inserts the new file and shifts its rows.
+    await ctx.page.locator('.explorer-folders-view .monaco-list-row', { hasText: NOTES }).waitFor({ timeout: 20_000 });
 
     // 1. The side panel, before any run: its welcome button runs the open template on a chosen row.
     await ctx.openFileFromExplorer('helpfulness.judge');
@@ -46,20 +47,22 @@ export async function run(ctx: UiContext): Promise<void> {
     await ctx.runCommand('View: Show Explorer');
 
     // 2. Markdown: highlight, right-click, Run Judge on Selection; two pointwise templates fit, so it asks.
+    // (The run view of step 1 is closed first, so the demo pictures start from a plain editor.)
+    await closeTab(ctx, /^Judge Run/);
     await ctx.openFileFromExplorer(NOTES);
     await gotoLine(ctx, 3);
     await ctx.page.keyboard.press('Shift+End');
     await ctx.screenshot('demo-1-highlight');
-    await contextMenu(ctx, ANSWER.slice(0, 20), 'Run Judge on Selection');
+    await contextMenu(ctx, ANSWER.slice(0, 20), 'Run Judge on Selection', 'demo-2-right-click');
     await waitForStep(ctx.page, `Judge the selection in ${NOTES} with which template?`);
     const offered = await ctx.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
     expect(JSON.stringify(offered) === '["helpfulness.judge","pass_fail.judge"]', `the templates that fit a plain selection, the last focused first: ${offered.join(' | ')}`);
-    await ctx.screenshot('demo-2-choose-template');
+    await ctx.screenshot('demo-3-choose-template');
     await pick(ctx.page, 'helpfulness.judge');
     frame = await verdictFrame(ctx, 'pointwise');
     await expectRun(frame, { template: 'helpfulness.judge', source: `selection in ${NOTES}`, verdict: '4', how: `picked for ${NOTES}` });
     expect((fake.chats.at(-1)?.prompt ?? '').includes(ANSWER), 'the highlighted text was sent as the response');
-    await ctx.screenshot('demo-3-verdict');
+    await ctx.screenshot('demo-4-verdict');
 
     // The choice is remembered for the file: the keybinding on the same selection asks no more.
     const before = fake.chats.length;
@@ -123,22 +126,28 @@ export async function run(ctx: UiContext): Promise<void> {
     frame = await verdictFrame(ctx, 'pairwise');
     await expectRun(frame, { template: 'fluency_pairwise.judge', source: 'fluency_pairwise.jsonl, row 2', verdict: 'Winner: A' });
     await ctx.screenshot('entry-history-reopened');
+
+    // A failed row reads as failed: an out-of-range score, even after the repair request, makes the
+    // pass red ("unusable"), never a green "answered".
+    await ctx.runCommand('View: Show Explorer');
+    await ctx.openFileFromExplorer('helpfulness.jsonl');
+    await gotoLine(ctx, 1);
+    fake.rules = [() => reply({ justification: 'Off the scale.', score: 9 })];
+    await ctx.page.keyboard.press('Control+Alt+J');
+    await frame.locator('main[data-phase="failed"] section.verdict.error').waitFor({ timeout: 30_000 });
+    const pill = frame.locator('.status .pass-state').first();
+    expect((await pill.getAttribute('data-state')) === 'unusable', `the failed row's pass is "${await pill.getAttribute('data-state')}", expected unusable`);
+    expect((await pill.evaluate((e) => getComputedStyle(e).color)) !== (await frame.locator('.status .pass-state .label').first().evaluate((e) => getComputedStyle(e.ownerDocument.body).color)), 'the unusable pass is coloured, not plain text');
+    await ctx.screenshot('entry-failed-row');
   });
 }
 
-/**
- * The endpoint settings were written after the workbench loaded: Test Judge Connection, as a user
- * would, until the fake judge answers (the settings are live) or the deadline passes.
- */
-async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await ctx.runCommand('Judge Studio: Test Judge Connection');
-    const answered = await ctx.waitForText(/The judge answered in/, { within: '.notifications-toasts', timeoutMs: 4_000 }).then(() => true, () => false);
-    await ctx.runCommand('Notifications: Clear All Notifications');
-    if (answered) return;
-    if (Date.now() > deadline) throw new Error('the fake judge never answered Test Judge Connection: the endpoint settings did not take effect');
-  }
+/** Closes the editor tab whose label matches `label` and waits until it is gone. */
+async function closeTab(ctx: UiContext, label: RegExp): Promise<void> {
+  const tab = ctx.page.locator('.tabs-container .tab').filter({ has: ctx.page.locator('.label-name', { hasText: label }) }).first();
+  await tab.hover();
+  await tab.locator('.tab-actions .action-label').first().click();
+  await tab.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
 /** Polls `condition` until it holds or the deadline passes. */
@@ -151,7 +160,7 @@ async function until(ctx: UiContext, condition: () => boolean, message: string, 
 }
 
 /** Right-clicks the text `on` in the active editor and picks the context-menu item labelled exactly `item`. */
-async function contextMenu(ctx: UiContext, on: string, item: string): Promise<void> {
+async function contextMenu(ctx: UiContext, on: string, item: string, shot = `context-menu-${item}`): Promise<void> {
   const line = ctx.page.locator('.editor-group-container.active .monaco-editor .view-line', { hasText: on }).first();
   await line.waitFor({ timeout: 20_000 });
   const text = line.locator('span span').filter({ hasText: on.slice(0, 8) }).first();
@@ -161,21 +170,25 @@ async function contextMenu(ctx: UiContext, on: string, item: string): Promise<vo
     const shown = await ctx.page.locator('.monaco-menu .action-item .action-label').allTextContents();
     throw new Error(`the editor context menu has no "${item}"; it shows: ${shown.filter(Boolean).join(' | ') || 'nothing'}`);
   });
-  await ctx.screenshot(`context-menu-${item}`);
+  await ctx.screenshot(shot);
   await entry.click();
 }
 
 /** The run view names the template and the sample, and shows the verdict (`verdict`: a score or the winner line). */
 async function expectRun(frame: Frame, o: { template: string; source: string; verdict?: string; how?: string }): Promise<void> {
+  // The view is redrawn in place: wait for this run's sample (and template choice) before reading it.
+  const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await frame.locator('.about .source', { hasText: exact(o.source) }).waitFor({ timeout: 30_000 }).catch(async () => {
+    throw new Error(`the sample reads "${await frame.locator('.about .source').textContent()}", expected "${o.source}"`);
+  });
+  if (o.how !== undefined) {
+    await frame.locator('.toolbar .title .how', { hasText: exact(`(${o.how})`) }).waitFor({ timeout: 30_000 }).catch(async () => {
+      throw new Error(`the header says how the template was chosen: "${await frame.locator('.toolbar .title .how').textContent()}", expected "(${o.how})"`);
+    });
+  }
   await frame.locator('main[data-phase="done"], main[data-phase="recorded"]').waitFor({ timeout: 30_000 });
   const file = (await frame.locator('.toolbar .title .file').textContent()) ?? '';
   expect(file === o.template, `the run view names the template "${file}", expected "${o.template}"`);
-  const source = (await frame.locator('.about .source').textContent()) ?? '';
-  expect(source === o.source, `the sample reads "${source}", expected "${o.source}"`);
-  if (o.how !== undefined) {
-    const how = (await frame.locator('.toolbar .title .how').textContent()) ?? '';
-    expect(how === `(${o.how})`, `the header says how the template was chosen: "${how}", expected "(${o.how})"`);
-  }
   if (o.verdict !== undefined) {
     const shown = (await frame.locator('.verdict .score .value, .verdict .final .winner').first().textContent()) ?? '';
     expect(shown === o.verdict, `the verdict reads "${shown}", expected "${o.verdict}"`);

@@ -12,7 +12,10 @@ import { pick, startCommand } from './quickInput';
 export const title = 'a highlighted response gets its score and justification in the run view, and the side panel lists the run';
 export const timeoutMs = 150_000;
 
-/** Starts a fake judge, points the workspace's endpoint settings at it, runs `body`, then stops it. */
+/**
+ * Starts a fake judge, points the workspace's endpoint settings at it, waits until the workbench
+ * uses them (Test Judge Connection answers), runs `body` with the request log emptied, then stops it.
+ */
 export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fake: FakeOpenAI) => Promise<void>): Promise<void> {
   const fake = await FakeOpenAI.start({ rules });
   try {
@@ -20,9 +23,26 @@ export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fa
     const settings = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ ...settings, 'judgeStudio.endpoint.baseUrl': fake.baseURL, 'judgeStudio.endpoint.model': 'fake-judge' }, null, 2));
+    await judgeAnswers(ctx);
+    fake.requests.length = 0;
     await body(fake);
   } finally {
     await fake.close();
+  }
+}
+
+/**
+ * The endpoint settings were written after the workbench loaded: Test Judge Connection, as a user
+ * would, until the fake judge answers (the settings are live) or the deadline passes.
+ */
+async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await ctx.runCommand('Judge Studio: Test Judge Connection');
+    const answered = await ctx.waitForText(/The judge answered in/, { within: '.notifications-toasts', timeoutMs: 4_000 }).then(() => true, () => false);
+    await ctx.runCommand('Notifications: Clear All Notifications');
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error('the fake judge never answered Test Judge Connection: the endpoint settings did not take effect');
   }
 }
 
