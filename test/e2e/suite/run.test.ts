@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunView } from '../../../src/protocol/run';
 import type { BatchEntry } from '../../../src/extension/run/model/history';
+import { errorTitle } from '../../../src/extension/run/model/result';
 import { FakeOpenAI, pairSlots, reply, status, type RecordedRequest } from '../../support/fakeOpenAI';
 import { EXTENSION_ID, openJudge, until, workspaceFile } from './util';
 
@@ -161,7 +162,9 @@ describe('running a judge from the editor', () => {
     fake.rules = [() => status(400, 'model "fake-judge" does not exist')];
     const view = await run('judgeStudio.runJudge', { template: workspaceFile('helpfulness.judge'), row: 2 });
     const r = result(view, 'error');
-    assert.equal(r.title, 'The endpoint answered with an HTTP error');
+    // Headlined by the engine's error kind (`m/error_kind`), never by the message's words.
+    if (r.errorKind) assert.equal(r.errorKind, 'bad-request');
+    assert.equal(r.title, errorTitle(r.errorKind));
     assert.match(r.message, /request rejected \(400\): model "fake-judge" does not exist/);
     assert.equal(view!.phase, 'failed');
     assert.equal(historyLines('helpfulness').at(-1)?.verdict, 'error');
@@ -171,7 +174,9 @@ describe('running a judge from the editor', () => {
     fake.rules = [() => reply('I would rate this a solid four out of five.')];
     const view = await run('judgeStudio.runJudge', { template: workspaceFile('helpfulness.judge'), row: 3 });
     const r = result(view, 'error');
-    assert.match(r.title, /could not be used/);
+    if (r.errorKind) assert.equal(r.errorKind, 'invalid-reply');
+    assert.equal(r.title, errorTitle(r.errorKind));
+    assert.deepEqual(view!.passes.map((p) => p.state), ['unusable'], 'the pass answered, but its reply was unusable');
     assert.equal(fake.chats.length, 2, 'one repair request');
     assert.deepEqual(view!.raw.map((x) => x.text), ['I would rate this a solid four out of five.', 'I would rate this a solid four out of five.']);
   });
