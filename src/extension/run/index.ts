@@ -67,9 +67,10 @@ export function registerRun(studio: Studio): void {
     }),
     vscode.commands.registerCommand(COMMANDS.chooseTemplate, async (arg: unknown) => {
       // The template a selection or line of this file is judged with, asked again and remembered.
-      const file = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-      if (!file) return undefined;
-      return (await chooser.picker.choose({ file, fits: () => true, ask: true, what: `samples in ${vscode.workspace.asRelativePath(file)}` }))?.uri;
+      const editor = vscode.window.activeTextEditor;
+      if (editor && (!(arg instanceof vscode.Uri) || arg.toString() === editor.document.uri.toString())) return chooser.chooseFor(editor);
+      if (!(arg instanceof vscode.Uri)) return undefined;
+      return (await chooser.picker.choose({ file: arg, fits: () => true, ask: true, what: `samples in ${vscode.workspace.asRelativePath(arg)}` }))?.uri;
     }),
     vscode.commands.registerCommand(COMMANDS.showResultRow, async (arg: unknown) => {
       const parsed = showRowArgsSchema.safeParse(arg);

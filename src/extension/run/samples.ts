@@ -134,6 +134,16 @@ export class SampleChooser implements vscode.Disposable {
     return { template: chosen.uri, record: result.record, source: `selection in ${vscode.workspace.asRelativePath(doc.uri)}`, note: result.note, how: chosen.how };
   }
 
+  /** Asks which template judges this editor's samples (those that fit its selection, when there is one) and remembers it. */
+  async chooseFor(editor: vscode.TextEditor): Promise<vscode.Uri | undefined> {
+    const doc = editor.document;
+    const texts = editor.selections.map((s) => doc.getText(s));
+    const line = this.enclosingLine(editor);
+    const values = line ? texts.map((t) => decodeSelectedValue(t, line.record)) : texts;
+    const fits = texts.some((t) => t.trim() !== '') ? (c: Candidate) => sampleFromSelection(values, targetOf(c), line).ok : () => true;
+    return (await this.picker.choose({ file: doc.uri, fits, preferred: this.lastTemplate, what: `samples in ${baseName(doc.uri)}`, ask: true }))?.uri;
+  }
+
   /** The JSONL record every selection of a dataset editor lies in, when they all lie in one readable line. */
   private enclosingLine(editor: vscode.TextEditor): { record: DatasetRecord; label: string } | undefined {
     const doc = editor.document;

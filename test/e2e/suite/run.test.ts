@@ -122,6 +122,20 @@ describe('running a judge from the editor', () => {
     assert.equal(result(line, 'pointwise').score, 3);
   });
 
+  it('asks again for the template of a file with Choose Template for This File, then uses it without asking', async () => {
+    fake.rules = [() => reply({ justification: 'Fine.', score: 1 })];
+    const notes = workspaceFile('notes.md');
+    if (!fs.existsSync(notes.fsPath)) fs.writeFileSync(notes.fsPath, '# Draft answers\n\nA leap year has 366 days.\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(notes), { preview: false });
+    editor.selection = new vscode.Selection(2, 0, 2, 25);
+    // With a selection, only the templates that can judge it are offered.
+    const chosen = await acceptQuickPick(vscode.commands.executeCommand<vscode.Uri | undefined>('judgeStudio.chooseTemplate'));
+    assert.ok(chosen && /\.judge$/.test(chosen.path), `a template was chosen: ${chosen?.toString()}`);
+    const view = await run('judgeStudio.runJudgeOnSelection');
+    assert.equal(view?.template.how, 'the template chosen for notes.md', 'no question the second time');
+    assert.equal(view?.template.file, path.basename(chosen.path));
+  });
+
   it('takes the other fields from the same line when the response is highlighted inside a JSONL row', async () => {
     fake.rules = [() => reply({ justification: 'Wrong capital.', score: 1 })];
     const doc = await vscode.workspace.openTextDocument(workspaceFile('helpfulness.jsonl'));
