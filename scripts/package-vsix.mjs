@@ -32,5 +32,7 @@ if (main && !existsSync(path.join(root, main))) {
 // The local vsce (a devDependency) rather than npx: no prompt, no registry lookup.
 const vsce = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vsce/package.json')), 'vsce');
 rmSync(out, { force: true });
-run([vsce, 'package', '--no-dependencies', '--out', out]);
+// The README's pictures (docs/images/) are links relative to the repository, which has no public
+// URL to rewrite them to; the VSIX leaves them as they are.
+run([vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out]);
 console.log(`package-vsix: ${path.relative(root, out)} (${(statSync(out).size / 1024).toFixed(0)} KiB)`);

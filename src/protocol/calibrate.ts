@@ -55,6 +55,19 @@ export type GuidanceView = z.infer<typeof guidanceViewSchema>;
 
 export const noteSchema = z.object({ row: position, line: position, message: z.string() });
 
+/** A row the judge failed on (`m/error`): skipped by the figures, listed so it can be opened. */
+export const failedRowSchema = z.object({
+  /** Position in this file (the key to open it). */
+  row: position,
+  /** The input dataset's row (`_row`), else the position in this file. */
+  datasetRow: position,
+  line: position,
+  /** The engine's error kind (`m/error_kind`), when written. */
+  errorKind: z.nullable(z.string()),
+  message: z.string(),
+});
+export type FailedRow = z.infer<typeof failedRowSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -78,6 +91,9 @@ export const calibrationViewSchema = z.object({
   guidance: guidanceViewSchema,
   notes: z.array(noteSchema),
   notesOmitted: count,
+  /** Rows where the judge failed, in file order (at most a few hundred), and how many in all. */
+  failed: z.optional(z.array(failedRowSchema)),
+  failedTotal: z.optional(count),
   /** True when `judgeStudio.showResultRow` is there to open a row in the run view. */
   runView: z.boolean(),
 });
@@ -85,7 +101,10 @@ export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 
 /** One row of a confusion cell, in file order. Text fields are already shortened. */
 export const cellRowSchema = z.object({
+  /** Position in this file (the key to open it). */
   row: position,
+  /** The input dataset's row (`_row`, written by a run), else the position in this file: the number shown. */
+  datasetRow: position,
   line: position,
   prompt: z.string(),
   human: labelSchema,

@@ -7,7 +7,8 @@ const winner = z.enum(['A', 'B', 'TIE']);
 const order = z.enum(['AB', 'BA']);
 const finite = z.number().check(z.refine(Number.isFinite, 'not a finite number'));
 
-export const passStateSchema = z.enum(['waiting', 'sent', 'retrying', 'repairing', 'following-up', 'answered', 'failed']);
+/** `unusable`: the judge answered, but the row failed (the reply broke the schema even after a repair). */
+export const passStateSchema = z.enum(['waiting', 'sent', 'retrying', 'repairing', 'following-up', 'answered', 'unusable', 'failed']);
 export type PassState = z.infer<typeof passStateSchema>;
 
 /** One judge pass as the status line shows it while the run is in flight. */
@@ -66,6 +67,8 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
     justification: z.string(),
     confidence: z.nullable(finite),
     extras: z.array(extraFieldSchema),
+    /** The first reply was invalid and a repair request fixed it. */
+    repaired: z.optional(z.boolean()),
   }),
   z.object({
     kind: z.literal('pairwise'),
@@ -76,6 +79,7 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
     justification: z.string(),
     passes: z.array(pairPassSchema),
     extras: z.array(extraFieldSchema),
+    repaired: z.optional(z.boolean()),
   }),
   z.object({
     kind: z.literal('dimensional'),
@@ -89,11 +93,14 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
     dimensions: z.array(dimensionRowSchema),
     passes: z.array(dimensionalPassSchema),
     violations: z.array(violationSchema),
+    repaired: z.optional(z.boolean()),
   }),
   z.object({
     kind: z.literal('error'),
     /** One sentence naming the kind of failure, e.g. "The judge's reply could not be used". */
     title: z.string(),
+    /** The engine's error kind (`m/error_kind`: rate-limit, timeout, invalid-reply…), when it gave one. */
+    errorKind: z.optional(z.nullable(z.string())),
     message: z.string(),
     /** Passes that did finish before the failure (pairwise), mapped back. */
     passes: z.array(pairPassSchema),
@@ -107,14 +114,24 @@ export type Phase = z.infer<typeof phaseSchema>;
 export const runViewSchema = z.object({
   /** Identifies the run (a history entry id, or `row:<n>` for a recorded results row). */
   id: z.string(),
-  template: z.object({ file: z.nullable(z.string()), metric: z.string(), kind: z.nullable(z.enum(['pointwise', 'pairwise'])) }),
+  template: z.object({
+    file: z.nullable(z.string()),
+    metric: z.string(),
+    kind: z.nullable(z.enum(['pointwise', 'pairwise'])),
+    /** How the template was chosen for a sample outside its editor, e.g. "picked for notes.md". */
+    how: z.optional(z.nullable(z.string())),
+    /** A pairwise template's two slot fields (A, B), e.g. response_a and response_b. */
+    pair: z.optional(z.nullable(z.array(z.string()))),
+  }),
   /** Where the sample came from, e.g. "helpfulness.jsonl, row 3" or "selection in notes.md". */
   source: z.string(),
   /** Extra words about the sample, e.g. which fields came from the selection. */
   note: z.nullable(z.string()),
   model: z.nullable(z.string()),
-  /** ISO time the run started (or the history entry's time). */
+  /** ISO time the run started (or the history entry's time; for a recorded row, when it was judged). */
   time: z.string(),
+  /** What `time` is, when it is not the start of this run, e.g. "judged (batch start)". */
+  timeLabel: z.optional(z.string()),
   phase: phaseSchema,
   /** Milliseconds the run took, once it finished. */
   elapsedMs: z.nullable(finite),

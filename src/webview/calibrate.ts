@@ -8,6 +8,7 @@ import {
   type CalibrationState,
   type CalibrationView,
   type CellRow,
+  type FailedRow,
   type HeatRow,
   type HostMessage,
   type ViewLabel,
@@ -195,10 +196,12 @@ function rowTable(rows: CellRow[]): HTMLTableElement {
   const body = el('tbody');
   for (const r of rows) {
     const tr = el('tr', 'row');
-    tr.dataset.row = String(r.row);
+    // The number people know a row by is the dataset's (`_row`), not the line of this results file.
+    tr.dataset.row = String(r.datasetRow);
+    tr.dataset.fileRow = String(r.row);
     tr.tabIndex = 0;
-    tr.title = `Row ${r.row} (line ${r.line})`;
-    tr.append(el('td', 'num', String(r.row)), el('td', 'prompt', r.prompt), el('td', 'label', String(r.human)), el('td', 'label', String(r.judge)), el('td', 'justification', r.justification));
+    tr.title = `Dataset row ${r.datasetRow} (line ${r.line} of this file)`;
+    tr.append(el('td', 'num', String(r.datasetRow)), el('td', 'prompt', r.prompt), el('td', 'label', String(r.human)), el('td', 'label', String(r.judge)), el('td', 'justification', r.justification));
     const open = (): void => post({ type: 'openRow', row: r.row });
     tr.addEventListener('click', open);
     tr.addEventListener('keydown', (e) => {
@@ -276,6 +279,7 @@ function extras(v: CalibrationView): HTMLElement[] {
     table.append(body);
     out.push(section('rules', 'Rule violations', scroller(table)));
   }
+  if (v.failed && v.failed.length > 0) out.push(failedRows(v.failed, v.failedTotal ?? v.failed.length));
   if (v.notes.length > 0) {
     const details = el('details', 'notes');
     details.append(el('summary', undefined, `Rows skipped with a reason (${v.notes.length + v.notesOmitted})`));
@@ -286,6 +290,37 @@ function extras(v: CalibrationView): HTMLElement[] {
     out.push(details);
   }
   return out;
+}
+
+/** Rows where the judge failed: left out of every figure above, listed so each can be opened. */
+function failedRows(rows: FailedRow[], total: number): HTMLElement {
+  const table = el('table', 'rows failed-rows');
+  const head = el('tr');
+  head.append(...['row', 'error kind', 'error'].map((t) => headerCell(t, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', 'row');
+    tr.dataset.row = String(r.datasetRow);
+    tr.dataset.fileRow = String(r.row);
+    tr.tabIndex = 0;
+    tr.title = `Dataset row ${r.datasetRow} (line ${r.line} of this file)`;
+    tr.append(el('td', 'num', String(r.datasetRow)), el('td', 'label', r.errorKind ?? '–'), el('td', 'justification', r.message));
+    const open = (): void => post({ type: 'openRow', row: r.row });
+    tr.addEventListener('click', open);
+    tr.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open();
+      }
+    });
+    body.append(tr);
+  }
+  table.append(thead, body);
+  const box = section('failed', `Rows the judge failed on (${total})`, scroller(table));
+  if (total > rows.length) box.append(el('p', 'hint', `Showing the first ${rows.length} of ${total}.`));
+  return box;
 }
 
 function showNotice(text: string): void {

@@ -26,6 +26,7 @@ const STATE_TEXT: Record<PassStatus['state'], string> = {
   repairing: 'invalid reply, repair requested',
   'following-up': 'rule broken, follow-up sent',
   answered: 'answered',
+  unusable: 'answered, but the reply could not be used',
   failed: 'failed',
 };
 const PHASE_TEXT: Record<RunView['phase'], string> = {
@@ -40,7 +41,7 @@ const fmt = (n: number | null, digits = 2) => (n === null ? '–' : String(Math.
 function render(view: RunView): void {
   host.setState({ id: view.id });
   const nodes: Node[] = [toolbar(view), about(view), status(view)];
-  if (view.result) nodes.push(verdict(view.result));
+  if (view.result) nodes.push(verdict(view.result, view.template.pair ?? null));
   if (view.messages.length) nodes.push(messages(view.messages));
   if (view.raw.length) nodes.push(rawReplies(view));
   // Every update redraws the page: keep open whatever the reader opened.
@@ -53,8 +54,10 @@ function render(view: RunView): void {
 function toolbar(view: RunView): HTMLElement {
   const bar = el('header', 'toolbar');
   const title = el('div', 'title');
-  title.append(el('span', 'file', view.template.file ?? view.template.metric));
+  title.dataset.template = view.template.file ?? '';
+  title.append(el('span', 'label', 'Template: '), el('span', 'file', view.template.file ?? view.template.metric));
   title.append(el('span', 'meta', view.template.kind ? `${view.template.metric} · ${view.template.kind}` : view.template.metric));
+  if (view.template.how) title.append(el('span', 'how', `(${view.template.how})`));
   const actions = el('div', 'actions');
   const running = view.phase === 'running';
   actions.append(
@@ -73,7 +76,8 @@ function about(view: RunView): HTMLElement {
   sample.append(el('span', 'label', 'Sample: '), el('span', 'source', view.source));
   if (view.note) sample.append(el('span', 'note', ` — ${view.note}`));
   const when = new Date(view.time);
-  const parts = [view.model ? `Model: ${view.model}` : 'Model: –', Number.isNaN(when.getTime()) ? view.time : when.toLocaleString()];
+  const time = Number.isNaN(when.getTime()) ? view.time : when.toLocaleString();
+  const parts = [view.model ? `Model: ${view.model}` : 'Model: –', view.timeLabel ? `${view.timeLabel} ${time}` : time];
   if (view.elapsedMs !== null) parts.push(`${(view.elapsedMs / 1000).toFixed(1)} s`);
   box.append(sample, el('p', 'model', parts.join(' · ')));
   return box;
@@ -95,7 +99,7 @@ function status(view: RunView): HTMLElement {
   return box;
 }
 
-function verdict(result: ResultView): HTMLElement {
+function verdict(result: ResultView, pair: string[] | null): HTMLElement {
   const box = el('section', 'verdict');
   box.dataset.kind = result.kind;
   switch (result.kind) {
@@ -103,6 +107,7 @@ function verdict(result: ResultView): HTMLElement {
       const score = el('div', 'score');
       score.append(el('span', 'value', String(result.score)));
       if (result.scale) score.append(el('span', 'of', ` / ${result.scale.max}`));
+      if (result.repaired) score.append(repairedBadge());
       box.append(el('h2', undefined, 'Score'), score);
       if (result.scale && result.scale.max - result.scale.min <= 20) {
         const strip = el('ol', 'scale');
@@ -120,28 +125,38 @@ function verdict(result: ResultView): HTMLElement {
       return box;
     }
     case 'pairwise': {
-      box.append(el('h2', undefined, 'Verdict'), finalLine(result.winner, null, result.confidence, result.consistent));
+      box.append(el('h2', undefined, 'Verdict'), finalLine(result.winner, null, result.confidence, result.consistent, 0, result.repaired === true));
       box.append(el('p', 'justification', result.justification));
-      if (result.passes.length) box.append(passColumns(result.passes));
+      if (result.passes.length) box.append(passColumns(result.passes, pair));
       box.append(...extras(result.extras));
       return box;
     }
     case 'dimensional':
-      return dimensional(box, result);
+      return dimensional(box, result, pair);
     case 'error': {
       box.setAttribute('role', 'alert');
       box.classList.add('error');
-      box.append(el('h2', undefined, result.title), el('p', 'message', result.message));
+      if (result.errorKind) box.dataset.errorKind = result.errorKind;
+      const head = el('h2', undefined, result.title);
+      if (result.errorKind) head.append(el('span', 'badge error-kind', result.errorKind));
+      box.append(head, el('p', 'message', result.message));
       if (result.passes.length) {
-        box.append(el('h3', undefined, 'Passes that finished before the failure'), passColumns(result.passes));
+        box.append(el('h3', undefined, 'Passes that finished before the failure'), passColumns(result.passes, pair));
       }
       return box;
     }
   }
 }
 
-function finalLine(winner: 'A' | 'B' | 'TIE', degree: string | null, confidence: number | null, consistent: boolean | null): HTMLElement {
+function repairedBadge(): HTMLElement {
+  const b = el('span', 'badge repaired', '⚠ repaired');
+  b.title = "The judge's first reply was invalid; this verdict comes from its answer to one repair request.";
+  return b;
+}
+
+function finalLine(winner: 'A' | 'B' | 'TIE', degree: string | null, confidence: number | null, consistent: boolean | null, violations = 0, repaired = false): HTMLElement {
   const line = el('div', 'final');
+  line.dataset.violations = String(violations);
   const w = el('span', 'winner', winner === 'TIE' ? 'TIE' : `Winner: ${winner}`);
   w.dataset.winner = winner;
   line.append(w);
@@ -153,25 +168,44 @@ function finalLine(winner: 'A' | 'B' | 'TIE', degree: string | null, confidence:
     m.title = 'The two orders disagreed after mapping back, so the verdict is a TIE.';
     line.append(m);
   }
+  // Consistent across orders is no clean bill of health when the replies broke the template's rules.
+  if (violations > 0) {
+    const v = el('span', 'badge violations', `⚠ ${violations} rule violation${violations === 1 ? '' : 's'}`);
+    v.title = "The judge's replies broke the template's consistency rules; see Rule violations below.";
+    line.append(v);
+  }
+  if (repaired) line.append(repairedBadge());
   return line;
 }
 
-function passColumns(passes: PairPass[]): HTMLElement {
+const flip = (w: 'A' | 'B' | 'TIE') => (w === 'A' ? 'B' : w === 'B' ? 'A' : 'TIE');
+
+/** For the swapped pass: which response the judge saw under each label. */
+function sawLine(pair: string[] | null): HTMLElement {
+  const [a, b] = pair && pair.length === 2 ? pair : ['response A', 'response B'];
+  const p = el('p', 'saw', `Judge saw: A = ${b}, B = ${a}. Its justification uses those labels; the winner is mapped back.`);
+  return p;
+}
+
+function passColumns(passes: PairPass[], pair: string[] | null): HTMLElement {
   const grid = el('div', 'pass-grid');
   for (const [i, p] of passes.entries()) {
     const col = el('section', 'pass');
     col.dataset.order = p.order;
-    col.append(el('h3', undefined, `Pass ${i + 1} · order ${p.order}${p.order === 'BA' ? ' (mapped back)' : ''}`));
+    const swapped = p.order === 'BA';
+    col.append(el('h3', undefined, `Pass ${i + 1} · order ${p.order}${swapped ? ' (swapped)' : ''}`));
+    if (swapped) col.append(sawLine(pair));
     const facts = el('dl');
-    facts.append(el('dt', undefined, 'Winner'), el('dd', 'winner', p.winner), el('dt', undefined, 'Confidence'), el('dd', 'confidence', fmt(p.confidence)));
+    const winner = swapped && p.winner !== 'TIE' ? `${p.winner} (the judge said ${flip(p.winner)})` : p.winner;
+    facts.append(el('dt', undefined, swapped ? 'Winner, mapped back' : 'Winner'), el('dd', 'winner', winner), el('dt', undefined, 'Confidence'), el('dd', 'confidence', fmt(p.confidence)));
     col.append(facts, el('p', 'justification', p.justification));
     grid.append(col);
   }
   return grid;
 }
 
-function dimensional(box: HTMLElement, r: Extract<ResultView, { kind: 'dimensional' }>): HTMLElement {
-  box.append(el('h2', undefined, 'Verdict'), finalLine(r.winner, r.degree, r.confidence, r.consistent));
+function dimensional(box: HTMLElement, r: Extract<ResultView, { kind: 'dimensional' }>, pair: string[] | null): HTMLElement {
+  box.append(el('h2', undefined, 'Verdict'), finalLine(r.winner, r.degree, r.confidence, r.consistent, r.violations.length, r.repaired === true));
   if (r.rankingA !== null && r.rankingB !== null) box.append(el('p', 'rankings', `Ranking (mean of the passes): A ${fmt(r.rankingA)} · B ${fmt(r.rankingB)}`));
   const table = el('table', 'dimensions');
   const head = el('tr');
@@ -214,7 +248,9 @@ function dimensional(box: HTMLElement, r: Extract<ResultView, { kind: 'dimension
   for (const [i, p] of r.passes.entries()) {
     const d = el('details', 'pass-justification');
     d.dataset.key = `pass-${i}`;
-    d.append(el('summary', undefined, `Pass ${i + 1} (${p.order}) justification`), el('p', 'justification', p.justification));
+    d.append(el('summary', undefined, `Pass ${i + 1} (${p.order}) justification${p.order === 'BA' ? ' — in the swapped labels' : ''}`));
+    if (p.order === 'BA') d.append(sawLine(pair));
+    d.append(el('p', 'justification', p.justification));
     box.append(d);
   }
   return box;

@@ -152,7 +152,7 @@ describe('calibration view: the rows behind a cell', () => {
     const cells = new CellIndex(rowsOf(pairwiseResults(PAIRS)), 'pref', 'pairwise');
     const { total, rows } = cells.rows('B', 'A');
     assert.equal(total, 1);
-    assert.deepEqual(rows, [{ row: 7, line: 7, prompt: 'Prompt 7 with a second line', human: 'B', judge: 'A', justification: 'Because 7.' }]);
+    assert.deepEqual(rows, [{ row: 7, datasetRow: 7, line: 7, prompt: 'Prompt 7 with a second line', human: 'B', judge: 'A', justification: 'Because 7.' }]);
     assert.equal(cells.rows('A', 'A').total, 3);
     assert.equal(cells.rows('TIE', 'A').total, 0);
     assert.deepEqual(cells.locate(4), { line: 4, runRow: 4 });
@@ -170,6 +170,23 @@ describe('calibration view: the rows behind a cell', () => {
     const cells = new CellIndex(rowsOf('{"_row": 12, "m/human_rating": 1, "m/score": 1}\n\n{"_row": 3, "m/human_rating": 2, "m/score": 1}'), 'm', 'pointwise');
     assert.deepEqual(cells.locate(1), { line: 1, runRow: 12 });
     assert.deepEqual(cells.locate(2), { line: 3, runRow: 3 });
+  });
+
+  it('shows a disagreement row by its dataset row `_row`, not by its place in the results file', () => {
+    const cells = new CellIndex(rowsOf('{"_row": 12, "m/human_rating": 1, "m/score": 3}\n{"_row": 5, "m/human_rating": 1, "m/score": 3}'), 'm', 'pointwise');
+    assert.deepEqual(cells.rows(1, 3).rows.map((r) => [r.row, r.datasetRow]), [[1, 12], [2, 5]]);
+  });
+
+  it('lists the rows the judge failed on, with their dataset row and error kind', () => {
+    const text = [
+      '{"_row": 4, "m/human_rating": 1, "m/error": "rate limited (429)", "m/error_kind": "rate-limit"}',
+      '{"_row": 2, "m/human_rating": 2, "m/score": 2}',
+      '{"_row": 9, "m/error": "bad reply"}',
+    ].join('\n');
+    const cells = new CellIndex(rowsOf(text), 'm', 'pointwise');
+    assert.equal(cells.failedTotal, 2);
+    assert.deepEqual(cells.failed.map((f) => [f.datasetRow, f.line, f.errorKind, f.message]), [[4, 1, 'rate-limit', 'rate limited (429)'], [9, 3, null, 'bad reply']]);
+    assert.deepEqual(cells.locate(3), { line: 3, runRow: 9 }, 'a failed row can be opened');
   });
 
   it('keys pointwise cells by the number, so "4" and 4.0 land in the same cell', () => {
@@ -240,7 +257,7 @@ describe('calibration view: page and messages', () => {
   it('accepts the messages each side sends and rejects malformed ones', async () => {
     const v = await viewOf(pairwiseResults(PAIRS), 'pref');
     assert.ok(hostMessageSchema.safeParse({ type: 'report', view: v }).success);
-    assert.ok(hostMessageSchema.safeParse({ type: 'cellRows', human: 'A', judge: 'B', total: 1, rows: [{ row: 4, line: 4, prompt: '', human: 'A', judge: 'B', justification: '' }] }).success);
+    assert.ok(hostMessageSchema.safeParse({ type: 'cellRows', human: 'A', judge: 'B', total: 1, rows: [{ row: 4, datasetRow: 4, line: 4, prompt: '', human: 'A', judge: 'B', justification: '' }] }).success);
     assert.ok(!hostMessageSchema.safeParse({ type: 'cellRows', human: 'A', judge: 'B', total: -1, rows: [] }).success);
     assert.ok(webviewMessageSchema.safeParse({ type: 'selectCell', human: 4, judge: 5 }).success);
     assert.ok(webviewMessageSchema.safeParse({ type: 'openRow', row: 3 }).success);

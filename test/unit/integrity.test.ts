@@ -56,7 +56,7 @@ describe('integrity: a judge reply owns only its columns', () => {
     const point = pointwiseStrategy({ name: 'm', kind: 'pointwise', scale: { min: 1, max: 5 }, model: {} } as never);
     const pair = pairwiseStrategy({ name: 'm', kind: 'pairwise', model: { swap: true } } as never);
     const hostile = ['human_rating', 'human_pairwise_choice', 'error', 'error_kind', 'model', 'passes', 'raw_replies', '_row', '_key', 'prompt', 'response', 'm/human_rating', 'template_hash', '__proto__', 'constructor', 'm/score'];
-    const allowed = new Set(['score', 'justification', 'confidence', 'pairwise_choice', 'position_consistent', 'passes', 'extra', 'model', 'template_hash']);
+    const allowed = new Set(['score', 'justification', 'confidence', 'pairwise_choice', 'position_consistent', 'passes', 'extra', 'model', 'template_hash', 'repaired']);
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (let i = 0; i < 200; i++) {

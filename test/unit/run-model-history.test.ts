@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { pageHtml as runHtml } from '../../src/extension/webview/html';
 import { entryId, parseHistory, resultsFileName, resumable, shortTime, type BatchEntry, type RunEntry } from '../../src/extension/run/model/history';
+import { batchEndMessage } from '../../src/extension/run/model/batchEnd';
 import { summarize, summaryLines } from '../../src/extension/run/model/summary';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema } from '../../src/protocol/run';
 
@@ -66,6 +67,9 @@ describe('run model: the history file', () => {
 
   it('names results files by metric and local time, and ids sort by time', () => {
     assert.equal(resultsFileName('helpfulness', new Date(2024, 0, 2, 3, 4, 5)), 'helpfulness-20240102-030405.jsonl');
+    assert.equal(resultsFileName('helpfulness', new Date(2024, 0, 2, 3, 4, 5), 'data/helpfulness.jsonl'), 'helpfulness-helpfulness-20240102-030405.jsonl');
+    assert.equal(resultsFileName('m', new Date(2024, 0, 2, 3, 4, 5), 'C:\\data\\my set (v2).csv'), 'm-my_set_v2-20240102-030405.jsonl', 'the dataset is named safely');
+    assert.equal(resultsFileName('m', new Date(2024, 0, 2, 3, 4, 5), '.csv'), 'm-20240102-030405.jsonl', 'an empty name is left out');
     assert.ok(entryId(new Date(Date.UTC(2024, 0, 1)), 'aa') < entryId(new Date(Date.UTC(2024, 0, 2)), '00'));
   });
 
@@ -97,5 +101,33 @@ describe('run view page and protocol', () => {
     assert.ok(!webviewMessageSchema.safeParse({ type: 'eval', code: 'x' }).success);
     assert.ok(!hostMessageSchema.safeParse({ type: 'show', view: { id: 1 } }).success);
     assert.ok(hostMessageSchema.safeParse({ type: 'copied' }).success);
+  });
+});
+
+describe('run model: the end of a batch', () => {
+  it('offers Open Results and Calibrate and names the results file when the batch finished', () => {
+    const m = batchEndMessage(batchEntry());
+    assert.equal(m.severity, 'info');
+    assert.deepEqual(m.actions, ['Open Results', 'Calibrate']);
+    assert.match(m.text, /q on q\.jsonl: 3 rows · mean 3\. Results: \.judge-studio\/results\/q-20240102-110000\.jsonl\.$/);
+  });
+
+  it('says how many rows failed and that Calibrate lists them', () => {
+    const m = batchEndMessage(batchEntry({ rows: { judged: 3, ok: 1, failed: 2, skipped: 1, alreadyDone: 0 } }));
+    assert.match(m.text, /2 rows failed: Calibrate lists them\. 1 unreadable record was skipped/);
+  });
+
+  it('warns on a cancelled batch and reports a fatal stop as an error, still with the results so far', () => {
+    const cut = batchEndMessage(batchEntry({ interrupted: true }));
+    assert.equal(cut.severity, 'warning');
+    assert.match(cut.text, /cancelled after 3 row\(s\).*choose Resume/);
+    const fatal = batchEndMessage(batchEntry({ interrupted: true }), 'the dataset cannot be read');
+    assert.equal(fatal.severity, 'error');
+    assert.match(fatal.text, /the batch stopped: the dataset cannot be read\./);
+    assert.deepEqual(fatal.actions, ['Open Results', 'Calibrate']);
+  });
+
+  it('offers no buttons when no row was written', () => {
+    assert.deepEqual(batchEndMessage(batchEntry({ rows: { judged: 0, ok: 0, failed: 0, skipped: 0, alreadyDone: 0 } })).actions, []);
   });
 });

@@ -78,7 +78,9 @@ describe('run model: a pointwise run', () => {
       phase: 'failed', elapsedMs: 5, passes: tracker.passes, messages: [], line, scale: { min: 1, max: 5 }, raw: tracker.raw, canRerun: true,
     });
     assert.equal(view.result?.kind, 'error');
-    assert.ok(view.result?.kind === 'error' && /could not be used/.test(view.result.title));
+    // The headline follows the engine's error kind (design.md `m/error_kind`), whichever it wrote.
+    const kind = line[`${judge.metric}/error_kind`];
+    assert.ok(view.result?.kind === 'error' && view.result.title === errorTitle(typeof kind === 'string' ? kind : null));
     assert.ok(view.result?.kind === 'error' && /still invalid after one repair request/.test(view.result.message));
     assert.deepEqual(view.raw.map((r) => r.label), ['Judge call', 'Judge call · reply 2']);
     assert.ok(view.raw.every((r) => r.text.includes('"score":9')));
@@ -87,13 +89,14 @@ describe('run model: a pointwise run', () => {
     assert.ok(runViewSchema.safeParse(view).success, 'the view satisfies the protocol');
   });
 
-  it('names an HTTP failure as such and keeps the message', async () => {
+  it('headlines an HTTP failure by its error kind and keeps the message', async () => {
     const judge = prepared(POINTWISE);
     const client = fakeClient(() => new JudgeError('http', 'request rejected (400): model "x" does not exist', { status: 400, retryable: false }));
     const { line, tracker } = await judgeOne(judge, { prompt: 'P', response: 'R' }, client);
     const view = resultView(line, judge.metric);
     assert.ok(view?.kind === 'error');
-    assert.equal(view.title, 'The endpoint answered with an HTTP error');
+    const kind = line[`${judge.metric}/error_kind`];
+    assert.equal(view.title, errorTitle(typeof kind === 'string' ? kind : null));
     assert.match(view.message, /request rejected \(400\)/);
     assert.equal(tracker.passes[0]?.state, 'failed');
   });
@@ -194,11 +197,27 @@ describe('run model: reading results lines', () => {
     assert.equal(resultView({ 'q/score': '4' }, 'q'), null, 'a string is not a score');
   });
 
-  it('names errors by their cause', () => {
-    assert.match(errorTitle('AB pass: invalid reply (x); still invalid after one repair request (y)'), /could not be used/);
-    assert.match(errorTitle('cannot reach http://127.0.0.1:1/v1 (ECONNREFUSED)'), /could not be reached/);
-    assert.match(errorTitle('no complete reply within 100 ms'), /in time/);
-    assert.match(errorTitle('rate limited (429): slow down (gave up after 3 attempts)'), /429/);
+  it('headlines a failed row by its error kind, never by the words of its message', () => {
+    assert.match(errorTitle('invalid-reply'), /could not be used/);
+    assert.match(errorTitle('network'), /could not be reached/);
+    assert.match(errorTitle('timeout'), /in time/);
+    assert.match(errorTitle('rate-limit'), /429/);
+    assert.equal(errorTitle(null), 'The judge run failed');
+    // A reply that was JSON but out of range is an invalid reply, whatever its message says.
+    const view = resultView({ 'q/error': 'score 9 is not valid JSON for this template? no: out of range', 'q/error_kind': 'invalid-reply' }, 'q');
+    assert.ok(view?.kind === 'error');
+    assert.equal(view.errorKind, 'invalid-reply');
+    assert.match(view.title, /could not be used/);
+    const unknown = resultView({ 'q/error': 'cannot reach http://x (ECONNREFUSED)' }, 'q');
+    assert.ok(unknown?.kind === 'error');
+    assert.equal(unknown.title, 'The judge run failed', 'no kind: a neutral headline, not a guess from the text');
+  });
+
+  it('marks a verdict that needed a repair request', () => {
+    const view = resultView({ 'q/score': 3, 'q/justification': 'j', 'q/repaired': true }, 'q');
+    assert.ok(view?.kind === 'pointwise');
+    assert.equal(view.repaired, true);
+    assert.deepEqual(view.extras, [], 'repaired is not a reply field');
   });
 });
 
@@ -227,5 +246,29 @@ describe('run model: pass status', () => {
     assert.equal(t.passes[0]?.state, 'following-up');
     t.settle(true);
     assert.deepEqual(t.passes.map((p) => p.state), ['failed', 'failed']);
+  });
+
+  it('shows an answered pass of a failed row as unusable, unless the row kept its verdict', () => {
+    const t = new PassTracker(prompts, true);
+    t.request(prompts[0]!.messages);
+    t.reply('AB', '{"winner":"A"}');
+    t.request(prompts[1]!.messages);
+    t.reply('BA', 'not json');
+    t.request([...prompts[1]!.messages, { role: 'assistant', content: 'not json' }, { role: 'user', content: 'Your reply could not be used: …' }]);
+    t.reply('BA', 'still not json');
+    assert.equal(t.repaired, true, 'a repair was asked for');
+    t.settle(true, ['AB']);
+    assert.deepEqual(t.passes.map((p) => p.state), ['answered', 'unusable']);
+  });
+
+  it('leaves every pass answered when the row succeeded', () => {
+    const t = new PassTracker(prompts, true);
+    for (const p of prompts) {
+      t.request(p.messages);
+      t.reply(p.order, '{}');
+    }
+    t.settle(false);
+    assert.deepEqual(t.passes.map((p) => p.state), ['answered', 'answered']);
+    assert.equal(t.repaired, false);
   });
 });

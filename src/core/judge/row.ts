@@ -104,5 +104,7 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   }
 
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
-  return { status: 'ok', line: resultLine(row, judge, { ...strategy.columns(judgments, samples), model: modelName }) };
+  // A verdict that needed the repair request says so, so the editor can badge it.
+  const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
+  return { status: 'ok', line: resultLine(row, judge, { ...strategy.columns(judgments, samples), model: modelName, ...(repaired ? { repaired: true } : {}) }) };
 }

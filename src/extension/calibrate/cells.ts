@@ -3,7 +3,7 @@
 import type { CalibrationKind, Label } from '../../core/calibration';
 import { columnsFor, isLabel, parseChoice, parseRating } from '../../core/calibration/labels';
 import type { DatasetRecord, DatasetRow } from '../../core/dataset';
-import type { CellRow } from '../../protocol/calibrate';
+import type { CellRow, FailedRow } from '../../protocol/calibrate';
 
 export const PROMPT_CHARS = 160;
 export const JUSTIFICATION_CHARS = 300;
@@ -16,16 +16,35 @@ const PROMPT_FIELDS = ['prompt', 'input', 'question', 'instruction', 'query'];
 export class CellIndex {
   private cells: Map<string, CellRow[]> | undefined;
   private readonly places = new Map<number, RowPlace>();
+  /** Rows whose judge call failed, in file order (the first CELL_ROW_LIMIT). */
+  readonly failed: FailedRow[] = [];
+  failedTotal = 0;
 
   /**
-   * Built on the first click, not with the report: a 100,000-row file re-calibrated while a batch
-   * appends would otherwise hold the extension host for a few hundred ms on every update.
+   * The failed rows are listed at once (only rows with an error are looked at); the cells are
+   * built on the first click: a 100,000-row file re-calibrated while a batch appends would
+   * otherwise hold the extension host for a few hundred ms on every update.
    */
   constructor(
     private readonly source: readonly DatasetRow[],
     private readonly metric: string,
     private readonly kind: CalibrationKind,
-  ) {}
+  ) {
+    const parse = kind === 'pointwise' ? parseRating : parseChoice;
+    const judgeColumn = columnsFor(metric, kind).judge;
+    for (const { row, line, record } of source) {
+      const error = record[`${metric}/error`];
+      // The rows the report skips as "where the judge failed": an error and no judge label.
+      if (typeof error !== 'string' || error.trim() === '' || isLabel(parse(record[judgeColumn]))) continue;
+      const datasetRow = runRowOf(record) ?? row;
+      this.places.set(row, { line, runRow: datasetRow });
+      this.failedTotal++;
+      const kindValue = record[`${metric}/error_kind`];
+      if (this.failed.length < CELL_ROW_LIMIT) {
+        this.failed.push({ row, datasetRow, line, errorKind: typeof kindValue === 'string' && kindValue !== '' ? kindValue : null, message: shorten(error, JUSTIFICATION_CHARS) });
+      }
+    }
+  }
 
   private index(): Map<string, CellRow[]> {
     if (this.cells) return this.cells;
@@ -37,12 +56,13 @@ export class CellIndex {
       const human = parse(record[columns.human]);
       const judge = parse(record[columns.judge]);
       if (!isLabel(human) || !isLabel(judge)) continue;
-      const entry: CellRow = { row, line, prompt: promptOf(record), human, judge, justification: justificationOf(record, metric) };
+      const datasetRow = runRowOf(record) ?? row;
+      const entry: CellRow = { row, datasetRow, line, prompt: promptOf(record), human, judge, justification: justificationOf(record, metric) };
       const key = cellKey(human, judge);
       const list = cells.get(key);
       if (list) list.push(entry);
       else cells.set(key, [entry]);
-      this.places.set(row, { line, runRow: runRowOf(record) ?? row });
+      this.places.set(row, { line, runRow: datasetRow });
     }
     this.cells = cells;
     return cells;

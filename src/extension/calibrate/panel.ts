@@ -100,7 +100,8 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };
       }
       this.cells = outcome.cells;
-      const view = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView() });
+      const built = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView() });
+      const view = { ...built, failed: outcome.cells.failed, failedTotal: outcome.cells.failedTotal };
       this.studio.log.debug(`calibration of ${display} (${this.metric}) took ${(performance.now() - started).toFixed(1)} ms`);
       return { type: 'report', view };
     } catch (e) {
@@ -133,7 +134,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   private async openRow(row: number): Promise<void> {
     const place = this.cells?.locate(row);
     if (place === undefined) {
-      await this.notice(`Row ${row} is no longer in ${this.display}; reload the calibration.`);
+      await this.notice(`That row is no longer in ${this.display}; reload the calibration.`);
       return;
     }
     let why = 'the run view is not available';
@@ -142,7 +143,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
         await vscode.commands.executeCommand(SHOW_RESULT_ROW, { file: this.file.fsPath, row: place.runRow, metric: this.metric });
         return;
       } catch (e) {
-        this.studio.log.warn(`calibration: the run view could not show row ${row}`, e);
+        this.studio.log.warn(`calibration: the run view could not show row ${place.runRow}`, e);
         why = `the run view could not show it (${(e as Error).message})`;
       }
     }
@@ -150,7 +151,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === doc);
     const range = doc.lineAt(Math.min(place.line - 1, doc.lineCount - 1)).range;
     await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside, selection: range });
-    await this.notice(`Row ${row} opened in ${this.display} at line ${place.line}: ${why}.`);
+    await this.notice(`Row ${place.runRow} opened in ${this.display} at line ${place.line}: ${why}.`);
   }
 
   private async notice(text: string): Promise<void> {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { LANGUAGE_ID, type Studio } from '../studio';
 import { offsetRange } from './convert';
-import { completionsAt, type CompletionEntry, type EntryKind } from './model/completion';
+import { completionsAt, emptyFileEntries, isNewFile, type CompletionEntry, type EntryKind, type SnippetDef } from './model/completion';
 import { cursorContext } from './model/cursor';
 import { NO_SAMPLE } from './model/edits';
 
@@ -25,10 +25,28 @@ const TRIGGERED: Record<string, RegExp> = {
 };
 
 export function registerCompletion(studio: Studio): void {
+  let snippets: Promise<Record<string, SnippetDef>> | undefined;
+  const readSnippets = () =>
+    (snippets ??= Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(studio.context.extensionUri, 'snippets', 'judge.code-snippets')))
+      .then((bytes) => JSON.parse(new TextDecoder('utf-8').decode(bytes)) as Record<string, SnippetDef>)
+      .catch((e: unknown) => {
+        studio.log.warn('the template snippets could not be read', e);
+        return {};
+      }));
   const provider: vscode.CompletionItemProvider = {
     async provideCompletionItems(doc, position, token, context) {
       const prefix = doc.lineAt(position.line).text.slice(0, position.character);
       if (context.triggerKind === vscode.CompletionTriggerKind.TriggerCharacter && !TRIGGERED[context.triggerCharacter ?? '']?.test(prefix)) return undefined;
+      if (isNewFile(doc.getText())) {
+        // A new file: the whole templates first (the contributed snippets list them again further down).
+        return emptyFileEntries(doc.getText(), await readSnippets()).map((e) => {
+          const item = toItem(doc, e);
+          item.kind = vscode.CompletionItemKind.Snippet;
+          item.insertText = new vscode.SnippetString(e.insertText);
+          item.preselect = e.sortText === ' 0';
+          return item;
+        });
+      }
       const t = studio.template(doc);
       const offset = doc.offsetAt(position);
       // Only placeholders use the dataset; do not read it for keys and headings.

@@ -17,6 +17,7 @@ import { resolveJudge } from '../providers/resolve';
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
 import type { History } from './history';
+import { showBatchEnd } from './batchEnd';
 import { entryId, RESULTS_DIR, resultsFileName, resumable, staysInside, type BatchEntry } from './model/history';
 import { SummaryBuilder, summaryLines, type BatchSummary } from './model/summary';
 import { baseName, loadTemplate, scaleOf } from './template';
@@ -66,7 +67,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   }
   const resumed = resultsFile !== undefined;
   const started = new Date();
-  resultsFile ??= vscode.Uri.joinPath(root, ...RESULTS_DIR.split('/'), resultsFileName(judge.metric, started));
+  resultsFile ??= vscode.Uri.joinPath(root, ...RESULTS_DIR.split('/'), resultsFileName(judge.metric, started, req.dataset.path));
   const out = resultsFile.fsPath;
   // Resume appends: never to a file outside the folder the history lives in.
   if (!staysInside(root.fsPath, out)) {
@@ -155,12 +156,17 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
 
   const headline = summaryLines(summary)[0] ?? '';
   const ended = result?.stop;
-  if (fatal) void vscode.window.showErrorMessage(`Judge Studio: the batch could not run: ${fatal}`);
-  else if (result?.nothingRead) void vscode.window.showErrorMessage(`Judge Studio: ${datasetRel}: ${result.nothingRead}. See the Judge Studio log for each record.`);
-  else if (ended === 'write-failed') void vscode.window.showErrorMessage(`Judge Studio: the batch stopped writing (${result?.writeError}). ${stats.done} row(s) are kept in ${entry.results}; free space, then run it again and choose Resume.`);
-  else if (ended === 'outage') void vscode.window.showErrorMessage(`Judge Studio: the endpoint kept failing, so the batch stopped after ${stats.done} row(s) (${headline}). When it is back, run on the dataset again and choose Resume.`);
-  else if (entry.interrupted) void vscode.window.showWarningMessage(`Judge Studio: cancelled after ${stats.done} row(s) (${headline}). Run on the dataset again and choose Resume to finish.`);
-  else void vscode.window.showInformationMessage(`Judge Studio: ${judge.metric} on ${datasetRel}: ${headline}${stats.skippedLines ? ` · ${stats.skippedLines} unreadable record(s) skipped (see the log)` : ''}${stats.retriedFailed ? ` · ${stats.retriedFailed} failed row(s) judged again` : ''}.`);
+  const problem = fatal
+    ? `it could not run: ${fatal}`
+    : result?.nothingRead
+      ? `${datasetRel}: ${result.nothingRead} (the Judge Studio log lists each record)`
+      : ended === 'write-failed'
+        ? `it could not write (${result?.writeError}); free space first`
+        : ended === 'outage'
+          ? `the endpoint kept failing for longer than allowed (${headline}); when it is back`
+          : undefined;
+  if (stats.retriedFailed) studio.log.info(`batch ${judge.metric}: ${stats.retriedFailed} failed row(s) judged again`);
+  void showBatchEnd(entry, resultsFile, problem);
   return entry;
 }
 

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatOf, isSkip, parseDataset, type DatasetRecord } from '../../core/dataset';
 import type { PreparedJudge } from '../../core/judge/prepare';
+import { pairFields, pairStyle } from '../../core/template';
 import type { RetryPolicy } from '../../core/judge/retry';
 import { runJudge } from '../../core/judge/runner';
 import type { RenderedOrder, RunView } from '../../protocol/run';
@@ -25,6 +26,8 @@ export interface RunRequest {
   row?: number;
   source: string;
   note: string | null;
+  /** How the template was chosen when the sample is outside its editor (shown in the run view's header). */
+  how?: string | null;
 }
 
 /** A person is waiting on one run: retry briefly instead of the batch runner's long backoff. */
@@ -94,20 +97,22 @@ export class RunController implements vscode.Disposable {
       canRerun: true,
     };
     if (!loaded.ok) {
-      return this.finish(session, runView({ ...base, template: { file: templateFile, metric: baseName(request.template), kind: null }, model: null, phase: 'failed', elapsedMs: null, passes: [], messages: [], scale: null, failure: { title: 'The template cannot run', message: loaded.message } }));
+      const title = `The template ${baseName(request.template)} cannot run`;
+      return this.finish(session, runView({ ...base, template: { file: templateFile, metric: baseName(request.template), kind: null, how: request.how ?? null }, model: null, phase: 'failed', elapsedMs: null, passes: [], messages: [], scale: null, failure: { title, message: loaded.message } }));
     }
     const { judge } = loaded;
-    const template = { file: templateFile, metric: judge.metric, kind: judge.config.kind };
+    const template = templateView(templateFile, judge, request.how);
     const scale = scaleOf(judge);
     const rendered = renderOrders(judge, request.record, request.row);
     if (!rendered.ok) {
-      return this.finish(session, runView({ ...base, template, model: null, phase: 'failed', elapsedMs: null, passes: [], messages: [], scale, failure: { title: 'The sample could not be rendered with this template', message: rendered.error } }));
+      const title = `The sample could not be rendered with the template ${loaded.file}`;
+      return this.finish(session, runView({ ...base, template, model: null, phase: 'failed', elapsedMs: null, passes: [], messages: [], scale, failure: { title, message: rendered.error } }));
     }
     const pairwise = judge.config.kind === 'pairwise';
     const tracker = new PassTracker(rendered.prompts, pairwise);
     let model: string | null = null;
     const draw = (phase: RunView['phase'], extra: { line?: Line; failure?: { title: string; message: string } } = {}) =>
-      runView({ ...base, template, model, phase, elapsedMs: phase === 'running' ? null : Date.now() - started.getTime(), passes: tracker.passes, messages: rendered.orders, scale, raw: [...tracker.raw], ...extra });
+      runView({ ...base, template, model, phase, elapsedMs: phase === 'running' ? null : Date.now() - started.getTime(), passes: tracker.passes, messages: rendered.orders, scale, raw: [...tracker.raw], repaired: tracker.repaired, ...extra });
     this.show(draw('running'));
 
     const signal = session.abort!.signal;
@@ -116,7 +121,7 @@ export class RunController implements vscode.Disposable {
     if (!resolved.ok) {
       tracker.settle(true);
       if (resolved.reason === 'cancelled') return this.finish(session, draw('cancelled'));
-      const title = resolved.reason === 'untrusted' ? 'No judge runs in Restricted Mode' : 'No judge is available';
+      const title = resolved.reason === 'untrusted' ? 'No judge runs in Restricted Mode' : `No judge is available to run ${loaded.file}`;
       return this.finish(session, draw('failed', { failure: { title, message: resolved.message } }));
     }
     model = resolved.judge.model;
@@ -143,11 +148,11 @@ export class RunController implements vscode.Disposable {
     } catch (e) {
       tracker.settle(true);
       this.studio.log.error(`run ${judge.metric} failed`, e);
-      return this.finish(session, draw('failed', { failure: { title: 'The judge run failed', message: (e as Error).message } }));
+      return this.finish(session, draw('failed', { failure: { title: `The judge run of ${loaded.file} failed`, message: (e as Error).message } }));
     }
     session.line = line;
     const failed = typeof line[`${judge.metric}/error`] === 'string';
-    tracker.settle(failed);
+    tracker.settle(failed, finishedOrders(line, judge.metric));
     const modelName = typeof line[`${judge.metric}/model`] === 'string' ? (line[`${judge.metric}/model`] as string) : resolved.judge.model;
     model = modelName;
     const view = draw(failed ? 'failed' : 'done', { line });
@@ -198,7 +203,9 @@ export class RunController implements vscode.Disposable {
     let messages: RenderedOrder[] = [];
     let scale: { min: number; max: number } | null = null;
     let swap = true;
+    let pair: string[] | null = null;
     if (loaded.ok) {
+      pair = pairOf(loaded.judge);
       const rendered = renderOrders(loaded.judge, entry.record, rowOf(entry.line));
       if (rendered.ok) messages = rendered.orders;
       scale = scaleOf(loaded.judge);
@@ -206,7 +213,7 @@ export class RunController implements vscode.Disposable {
     }
     const request: RunRequest = { template: uri, record: entry.record, source: entry.source, note: entry.note, ...(rowOf(entry.line) !== undefined ? { row: rowOf(entry.line)! } : {}) };
     this.session = { id: entry.id, request: loaded.ok ? request : undefined, abort: undefined, line: entry.line };
-    const view = entryView(entry, messages, scale, loaded.ok, swap);
+    const view = entryView(entry, messages, scale, loaded.ok, swap, pair);
     this.show(view, restored);
     return view;
   }
@@ -218,7 +225,8 @@ export class RunController implements vscode.Disposable {
     const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(file));
     const items = parseDataset(text, formatOf(file.fsPath));
     const rows = items.flatMap((i) => (isSkip(i) ? [] : [i]));
-    const item = rows.find((i) => i.record._row === row) ?? rows.find((i) => i.row === row);
+    // Where a `_row` has several lines (a resume appended a retried row), the last one stands.
+    const item = [...rows].reverse().find((i) => i.record._row === row) ?? rows.find((i) => i.row === row);
     if (!item) throw new Error(`${name} has no row ${row} (${rows.length} readable rows).`);
     const line = item.record;
     const metric = metricHint ?? metricOf(line);
@@ -234,13 +242,15 @@ export class RunController implements vscode.Disposable {
     const source = `${name}, row ${row}`;
     const id = `row:${row}@${file.toString()}`;
     const model = line[`${metric}/model`];
+    const judged = await this.judgedTime(file, line, metric);
     const view = runView({
       id,
-      template: { file: templateUri ? this.history.relative(this.history.rootFor(templateUri), templateUri) : null, metric, kind },
+      template: { file: templateUri ? this.history.relative(this.history.rootFor(templateUri), templateUri) : null, metric, kind, how: null, pair: judge ? pairOf(judge) : null },
       source,
       note: templateUri ? null : `no template named "${metric}" in the workspace, so the messages are not shown and the row cannot be re-run`,
       model: typeof model === 'string' ? model : null,
-      time: new Date().toISOString(),
+      time: judged.time,
+      timeLabel: judged.label,
       phase: 'recorded',
       elapsedMs: null,
       passes: kind ? finishedPasses(kind, judge ? judge.strategy.orders.length > 1 : true, failed) : [],
@@ -256,10 +266,49 @@ export class RunController implements vscode.Disposable {
     return view;
   }
 
+  /**
+   * When a results row was judged: its own `m/time` column when the engine wrote one, else the
+   * start of the batch that wrote the file (from the history), else when the file was last written.
+   */
+  private async judgedTime(file: vscode.Uri, line: Line, metric: string): Promise<{ time: string; label: string }> {
+    const own = line[`${metric}/time`];
+    if (typeof own === 'string' && !Number.isNaN(Date.parse(own))) return { time: own, label: 'judged' };
+    try {
+      for (const h of await this.history.files()) {
+        const batch = [...h.entries].reverse().find((e) => e.type === 'batch' && this.history.resolve(h.root, e.results).toString() === file.toString());
+        if (batch) return { time: batch.time, label: 'judged in the batch started' };
+      }
+    } catch (e) {
+      this.studio.log.warn('run history could not be read', e);
+    }
+    try {
+      const stat = await vscode.workspace.fs.stat(file);
+      return { time: new Date(stat.mtime).toISOString(), label: 'results file last written' };
+    } catch {
+      return { time: new Date().toISOString(), label: 'shown' };
+    }
+  }
+
   dispose(): void {
     this.session?.abort?.abort();
     this.panel?.dispose();
   }
+}
+
+function templateView(file: string, judge: PreparedJudge, how: string | null | undefined): RunView['template'] {
+  return { file, metric: judge.metric, kind: judge.config.kind, how: how ?? null, pair: pairOf(judge) };
+}
+
+/** A pairwise template's slot fields (A, B); null for pointwise. */
+function pairOf(judge: PreparedJudge): string[] | null {
+  return judge.config.kind === 'pairwise' ? pairFields(pairStyle(judge.template)) : null;
+}
+
+/** Pass orders a failed line still kept as valid passes (`m/passes`). */
+function finishedOrders(line: Line, metric: string): ('AB' | 'BA')[] {
+  const passes = line[`${metric}/passes`];
+  if (!Array.isArray(passes)) return [];
+  return passes.flatMap((p) => (p && typeof p === 'object' && ((p as { order?: unknown }).order === 'AB' || (p as { order?: unknown }).order === 'BA') ? [(p as { order: 'AB' | 'BA' }).order] : []));
 }
 
 function rowOf(line: Line): number | undefined {

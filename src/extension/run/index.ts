@@ -65,6 +65,13 @@ export function registerRun(studio: Studio): void {
         ...(args?.open !== undefined && { open: args.open }),
       });
     }),
+    vscode.commands.registerCommand(COMMANDS.chooseTemplate, async (arg: unknown) => {
+      // The template a selection or line of this file is judged with, asked again and remembered.
+      const editor = vscode.window.activeTextEditor;
+      if (editor && (!(arg instanceof vscode.Uri) || arg.toString() === editor.document.uri.toString())) return chooser.chooseFor(editor);
+      if (!(arg instanceof vscode.Uri)) return undefined;
+      return (await chooser.picker.choose({ file: arg, fits: () => true, ask: true, what: `samples in ${vscode.workspace.asRelativePath(arg)}` }))?.uri;
+    }),
     vscode.commands.registerCommand(COMMANDS.showResultRow, async (arg: unknown) => {
       const parsed = showRowArgsSchema.safeParse(arg);
       if (arg !== undefined && !parsed.success) throw new Error('Show Result Row takes {file: "<results .jsonl path>", row: <number>}.');

@@ -7,18 +7,21 @@ import { pairFields, pairStyle, usedFields } from '../../core/template';
 import { chooseRow, exists, type Samples } from '../preview/datasets';
 import { isJudgeDocument, type Studio } from '../studio';
 import type { RunRequest } from './controller';
-import { decodeSelectedValue, sampleFromSelection } from './model/selection';
+import { decodeSelectedValue, sampleFromSelection, type SelectionTarget } from './model/selection';
 import { baseName } from './template';
+import { TemplatePicker, type Candidate } from './templatePick';
 
 export class SampleChooser implements vscode.Disposable {
   /** The template editor focused last: a selection elsewhere is judged with it. */
   private lastTemplate: vscode.Uri | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  readonly picker: TemplatePicker;
 
   constructor(
     private readonly studio: Studio,
     private readonly samples: Samples,
   ) {
+    this.picker = new TemplatePicker(studio);
     const note = (e: vscode.TextEditor | undefined) => {
       if (e && isJudgeDocument(e.document)) this.lastTemplate = e.document.uri;
     };
@@ -90,34 +93,55 @@ export class SampleChooser implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Judge Studio: ${where}: ${item.error}`);
       return undefined;
     }
-    const chosen = template ?? (await this.template(doc.uri));
+    const record = item.record;
+    const chosen = template ? { uri: template, how: null } : await this.templateForLine(doc.uri, (c) => [...usedFields(c.parsed)].every((f) => f in record), `row ${item.row} of ${baseName(doc.uri)}`);
     if (!chosen) return undefined;
-    return { template: chosen, record: item.record, row: item.row, source: `${vscode.workspace.asRelativePath(doc.uri)}, row ${item.row}`, note: null };
+    return { template: chosen.uri, record, row: item.row, source: `${vscode.workspace.asRelativePath(doc.uri)}, row ${item.row}`, note: null, how: chosen.how };
+  }
+
+  /** A dataset line's template: the dataset's sibling `.judge`, else the picker's choice among those that fit. */
+  private async templateForLine(dataset: vscode.Uri, fits: (c: Candidate) => boolean, what: string): Promise<{ uri: vscode.Uri; how: string | null } | undefined> {
+    const sibling = vscode.Uri.joinPath(dataset, '..', baseName(dataset).replace(/\.(jsonl|ndjson|json|csv)$/i, '.judge'));
+    if (sibling.toString() !== dataset.toString() && !this.picker.remembered(dataset) && (await exists(sibling))) return { uri: sibling, how: `the template beside ${baseName(dataset)}` };
+    return this.picker.choose({ file: dataset, fits, preferred: this.lastTemplate, what });
   }
 
   /** The selection(s) of an editor as a sample, the rest of the fields from the template's sample row. */
   async selection(editor: vscode.TextEditor, template?: vscode.Uri): Promise<RunRequest | undefined> {
     const doc = editor.document;
     const texts = [...editor.selections].sort((a, b) => a.start.compareTo(b.start)).map((s) => doc.getText(s));
-    const chosen = template ?? (await this.template(doc.uri.path.endsWith('.jsonl') ? doc.uri : undefined));
-    if (!chosen) return undefined;
-    const parsed = this.studio.template(await vscode.workspace.openTextDocument(chosen));
-    const config = parsed.config;
-    if (!config) {
-      void vscode.window.showErrorMessage(`Judge Studio: ${baseName(chosen)} has front-matter errors; fix them before running it.`);
-      return undefined;
-    }
     // Inside a JSONL line, the other fields come from that line; elsewhere from the template's sample row.
     const line = this.enclosingLine(editor);
-    const sample = line ? undefined : await this.samples.sample(chosen);
-    const base = line ?? (sample?.outcome.ok && sample.info.dataset ? { record: sample.outcome.record, label: `${sample.info.dataset}, row ${sample.info.row}` } : undefined);
     const values = line ? texts.map((t) => decodeSelectedValue(t, line.record)) : texts;
-    const result = sampleFromSelection(values, { kind: config.kind, pair: pairFields(pairStyle(parsed)), used: usedFields(parsed) }, base);
-    if (!result.ok) {
-      void vscode.window.showWarningMessage(`Judge Studio: ${result.message}`);
+    const what = `the selection in ${baseName(doc.uri)}`;
+    let chosen: { uri: vscode.Uri; how: string | null } | undefined = template ? { uri: template, how: null } : undefined;
+    // A template fits when the selection makes a sample of its kind (one response, two, or an object).
+    chosen ??= await this.picker.choose({ file: doc.uri, fits: (c) => sampleFromSelection(values, targetOf(c), line).ok, preferred: this.lastTemplate, what });
+    if (!chosen) return undefined;
+    const name = baseName(chosen.uri);
+    const parsed = this.studio.template(await vscode.workspace.openTextDocument(chosen.uri));
+    if (!parsed.config) {
+      void vscode.window.showErrorMessage(`Judge Studio: the template ${name} has front-matter errors; fix them before running it.`);
       return undefined;
     }
-    return { template: chosen, record: result.record, source: `selection in ${vscode.workspace.asRelativePath(doc.uri)}`, note: result.note };
+    const sample = line ? undefined : await this.samples.sample(chosen.uri);
+    const base = line ?? (sample?.outcome.ok && sample.info.dataset ? { record: sample.outcome.record, label: `${sample.info.dataset}, row ${sample.info.row}` } : undefined);
+    const result = sampleFromSelection(values, targetOf({ parsed, config: parsed.config }), base);
+    if (!result.ok) {
+      void vscode.window.showWarningMessage(`Judge Studio (template ${name}): ${result.message}`);
+      return undefined;
+    }
+    return { template: chosen.uri, record: result.record, source: `selection in ${vscode.workspace.asRelativePath(doc.uri)}`, note: result.note, how: chosen.how };
+  }
+
+  /** Asks which template judges this editor's samples (those that fit its selection, when there is one) and remembers it. */
+  async chooseFor(editor: vscode.TextEditor): Promise<vscode.Uri | undefined> {
+    const doc = editor.document;
+    const texts = editor.selections.map((s) => doc.getText(s));
+    const line = this.enclosingLine(editor);
+    const values = line ? texts.map((t) => decodeSelectedValue(t, line.record)) : texts;
+    const fits = texts.some((t) => t.trim() !== '') ? (c: Candidate) => sampleFromSelection(values, targetOf(c), line).ok : () => true;
+    return (await this.picker.choose({ file: doc.uri, fits, preferred: this.lastTemplate, what: `samples in ${baseName(doc.uri)}`, ask: true }))?.uri;
   }
 
   /** The JSONL record every selection of a dataset editor lies in, when they all lie in one readable line. */
@@ -155,4 +179,8 @@ export class SampleChooser implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+function targetOf(c: Pick<Candidate, 'parsed' | 'config'>): SelectionTarget {
+  return { kind: c.config.kind, pair: pairFields(pairStyle(c.parsed)), used: usedFields(c.parsed) };
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { RunView } from '../../../src/protocol/run';
 import type { BatchEntry } from '../../../src/extension/run/model/history';
 import { templateHash } from '../../../src/core/results/keys';
+import { errorTitle } from '../../../src/extension/run/model/result';
 import { FakeOpenAI, pairSlots, reply, status, type RecordedRequest } from '../../support/fakeOpenAI';
 import { EXTENSION_ID, openJudge, until, workspaceFile } from './util';
 
@@ -69,7 +70,10 @@ describe('running a judge from the editor', () => {
     editor.selection = new vscode.Selection(2, 0, 2, 25);
     const before = historyLines('helpfulness').length;
 
-    const view = await run('judgeStudio.runJudgeOnSelection');
+    // Two pointwise templates fit a plain selection: a quick pick asks, the last focused one first.
+    const view = await acceptQuickPick(run('judgeStudio.runJudgeOnSelection'));
+    assert.equal(view?.template.file, 'helpfulness.judge', 'the run view names the template');
+    assert.equal(view?.template.how, 'picked for notes.md');
     const r = result(view, 'pointwise');
     assert.equal(r.score, 5);
     assert.deepEqual(r.scale, { min: 1, max: 5 });
@@ -96,6 +100,41 @@ describe('running a judge from the editor', () => {
     assert.equal(entry.verdict, 'score 5 / 5');
     assert.equal(entry.model, 'fake-judge');
     assert.equal((entry.line as Record<string, unknown>)['helpfulness/score'], 5);
+  });
+
+  it('never takes the clicked file from a context menu as the template', async () => {
+    // editor/context commands get the clicked resource's Uri first: a Markdown or JSONL file.
+    fake.rules = [() => reply({ justification: 'Fine.', score: 3 })];
+    const notes = workspaceFile('notes.md');
+    if (!fs.existsSync(notes.fsPath)) fs.writeFileSync(notes.fsPath, '# Draft answers\n\nA leap year has 366 days.\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(notes), { preview: false });
+    editor.selection = new vscode.Selection(2, 0, 2, 25);
+    const fromMenu = await acceptQuickPick(run('judgeStudio.runJudgeOnSelection', notes));
+    assert.equal(fromMenu?.phase, 'done', JSON.stringify(fromMenu?.result));
+    assert.match(fromMenu?.template.file ?? '', /\.judge$/, 'a template judged the selection');
+    assert.equal(fromMenu?.source, 'selection in notes.md');
+
+    const data = workspaceFile('helpfulness.jsonl');
+    const lines = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(data), { preview: false });
+    lines.selection = new vscode.Selection(1, 3, 1, 3);
+    const line = await run('judgeStudio.runJudge', data);
+    assert.equal(line?.template.file, 'helpfulness.judge', 'the line is judged with the template beside the dataset');
+    assert.equal(line?.source, 'helpfulness.jsonl, row 2');
+    assert.equal(result(line, 'pointwise').score, 3);
+  });
+
+  it('asks again for the template of a file with Choose Template for This File, then uses it without asking', async () => {
+    fake.rules = [() => reply({ justification: 'Fine.', score: 1 })];
+    const notes = workspaceFile('notes.md');
+    if (!fs.existsSync(notes.fsPath)) fs.writeFileSync(notes.fsPath, '# Draft answers\n\nA leap year has 366 days.\n');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(notes), { preview: false });
+    editor.selection = new vscode.Selection(2, 0, 2, 25);
+    // With a selection, only the templates that can judge it are offered.
+    const chosen = await acceptQuickPick(vscode.commands.executeCommand<vscode.Uri | undefined>('judgeStudio.chooseTemplate'));
+    assert.ok(chosen && /\.judge$/.test(chosen.path), `a template was chosen: ${chosen?.toString()}`);
+    const view = await run('judgeStudio.runJudgeOnSelection');
+    assert.equal(view?.template.how, 'the template chosen for notes.md', 'no question the second time');
+    assert.equal(view?.template.file, path.basename(chosen.path));
   });
 
   it('takes the other fields from the same line when the response is highlighted inside a JSONL row', async () => {
@@ -138,7 +177,9 @@ describe('running a judge from the editor', () => {
     fake.rules = [() => status(400, 'model "fake-judge" does not exist')];
     const view = await run('judgeStudio.runJudge', { template: workspaceFile('helpfulness.judge'), row: 2 });
     const r = result(view, 'error');
-    assert.equal(r.title, 'The endpoint answered with an HTTP error');
+    // Headlined by the engine's error kind (`m/error_kind`), never by the message's words.
+    if (r.errorKind) assert.equal(r.errorKind, 'bad-request');
+    assert.equal(r.title, errorTitle(r.errorKind));
     assert.match(r.message, /request rejected \(400\): model "fake-judge" does not exist/);
     assert.equal(view!.phase, 'failed');
     assert.equal(historyLines('helpfulness').at(-1)?.verdict, 'error');
@@ -148,7 +189,9 @@ describe('running a judge from the editor', () => {
     fake.rules = [() => reply('I would rate this a solid four out of five.')];
     const view = await run('judgeStudio.runJudge', { template: workspaceFile('helpfulness.judge'), row: 3 });
     const r = result(view, 'error');
-    assert.match(r.title, /could not be used/);
+    if (r.errorKind) assert.equal(r.errorKind, 'invalid-reply');
+    assert.equal(r.title, errorTitle(r.errorKind));
+    assert.deepEqual(view!.passes.map((p) => p.state), ['unusable'], 'the pass answered, but its reply was unusable');
     assert.equal(fake.chats.length, 2, 'one repair request');
     assert.deepEqual(view!.raw.map((x) => x.text), ['I would rate this a solid four out of five.', 'I would rate this a solid four out of five.']);
   });
@@ -324,3 +367,15 @@ describe('running a judge from the editor', () => {
     assert.deepEqual(ours.map((l) => l.range.start.line), [0, 0, 0]);
   });
 });
+
+/** Accepts the focused item of whatever quick pick `pending` opens, until it settles (bounded). */
+async function acceptQuickPick<T>(pending: Thenable<T>, timeoutMs = 20_000): Promise<T> {
+  let settled = false;
+  const done = Promise.resolve(pending).finally(() => (settled = true));
+  const deadline = Date.now() + timeoutMs;
+  while (!settled && Date.now() < deadline) {
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
+  }
+  return done;
+}

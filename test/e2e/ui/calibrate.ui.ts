@@ -23,7 +23,9 @@ function resultsFile(): string {
   for (const [human, judge, times] of plan) {
     for (let k = 0; k < times; k++) {
       const i = lines.length + 1;
+      // `_row` is the row of the judged dataset: the view must show it, not the line in this file.
       lines.push(JSON.stringify({
+        _row: 100 + i,
         id: `f${i}`,
         prompt: `Rewrite sentence ${i} fluently.`,
         baseline_model_response: `Baseline answer ${i}.`,
@@ -74,35 +76,44 @@ export async function run(ctx: UiContext): Promise<void> {
   expect((await primary.textContent()) === '0.700', `agreement reads "${await primary.textContent()}", expected 0.700 (14 of 20)`);
   await ctx.screenshot('calibrate-heatmap');
 
-  // Click a disagreement cell: its two rows are listed, in file order.
+  // Click a disagreement cell: its two rows are listed, in file order, by their dataset row `_row`.
   await ab.locator('button').click();
   const rows = await ctx.findInFrames('.cell-rows[data-human="A"][data-judge="B"] tr.row', 15_000);
   const list = rows.locator('xpath=..');
   const numbers = await list.locator('tr.row td.num').allTextContents();
-  expect(JSON.stringify(numbers) === '["7","8"]', `cell A/B lists rows ${JSON.stringify(numbers)}, expected 7 and 8`);
+  expect(JSON.stringify(numbers) === '["107","108"]', `cell A/B lists rows ${JSON.stringify(numbers)}, expected their _row 107 and 108 (lines 7 and 8)`);
   expect(((await rows.textContent()) ?? '').includes('Rewrite sentence 7 fluently.'), 'the row shows its prompt');
   await ctx.screenshot('calibrate-cell-rows');
 
-  // Open row 7: in the run view when it is registered, else the results file at the row's line.
+  // Open row 107: in the run view when it is registered, else the results file at the row's line (7).
   const hint = (await (await ctx.findInFrames('.cell-rows .hint')).textContent()) ?? '';
   await rows.click();
   if (hint.includes('run view is not available')) {
-    const notice = await ctx.findInFrames('.cell-rows .notice:has-text("Row 7 opened")', 15_000);
+    const notice = await ctx.findInFrames('.cell-rows .notice:has-text("Row 107 opened")', 15_000);
     expect(((await notice.textContent()) ?? '').includes(`${FILE} at line 7`), `notice: ${await notice.textContent()}`);
     await ctx.page.locator('#status\\.editor\\.selection').filter({ hasText: /Ln 7,/ }).waitFor({ timeout: 15_000 });
   } else {
     await ctx.page.locator('.tabs-container .tab').filter({ hasText: /^\s*Judge Run/ }).first().waitFor({ timeout: 20_000 });
-    await ctx.findInFrames(`text=${FILE}, row 7`, 20_000);
+    await ctx.findInFrames(`text=${FILE}, row 107`, 20_000);
   }
   await ctx.screenshot('calibrate-open-row');
 
   // A run appends rows as they finish: the view recalculates, and the selected cell's list follows.
-  const extra = resultsFile().split('\n')[7]?.replace('"f8"', '"f21"').replace('sentence 8', 'sentence 21') ?? '';
+  const extra = resultsFile().split('\n')[7]?.replace('"_row":108', '"_row":121').replace('"f8"', '"f21"').replace('sentence 8', 'sentence 21') ?? '';
   fs.appendFileSync(path.join(ctx.workspace, FILE), `${extra}\n`);
   await ctx.findInFrames(`${cell('A', 'B')}[data-count="3"]`, 20_000);
   const updated = await ctx.findInFrames(cell('A', 'B'));
   expect(((await updated.textContent()) ?? '').trim() === '3 · 30%', `after a row was appended, cell A/B reads "${await updated.textContent()}"`);
-  await ctx.findInFrames('.cell-rows[data-human="A"][data-judge="B"] tr.row[data-row="21"]', 10_000);
+  await ctx.findInFrames('.cell-rows[data-human="A"][data-judge="B"] tr.row[data-row="121"]', 10_000);
+
+  // The rows the judge failed on are listed by their `_row`, with their error kind.
+  const failed = JSON.stringify({ _row: 150, id: 'f50', prompt: 'Rewrite sentence 50.', [`${METRIC}/human_pairwise_choice`]: 'BASELINE', [`${METRIC}/error`]: 'rate limited (429): slow down', [`${METRIC}/error_kind`]: 'rate-limit' });
+  fs.appendFileSync(path.join(ctx.workspace, FILE), `${failed}\n`);
+  const failedRow = await ctx.findInFrames('section.failed tr.row[data-row="150"]', 20_000);
+  const cells = await failedRow.locator('td').allTextContents();
+  expect(cells[0] === '150' && cells[1] === 'rate-limit' && cells[2] === 'rate limited (429): slow down', `the failed row reads ${cells.join(' | ')}`);
+  await failedRow.scrollIntoViewIfNeeded();
+  await ctx.screenshot('calibrate-failed-rows');
 }
 
 function background(td: Locator): Promise<string> {

@@ -23,8 +23,9 @@ export async function run(ctx: UiContext): Promise<void> {
     const ab = frame.locator('.pass-grid section.pass[data-order="AB"]');
     const ba = frame.locator('.pass-grid section.pass[data-order="BA"]');
     expect((await ab.locator('h3').textContent()) === 'Pass 1 · order AB', 'pass 1 is titled with its order');
-    expect((await ba.locator('h3').textContent()) === 'Pass 2 · order BA (mapped back)', 'pass 2 is titled with its order');
-    expect((await ab.locator('dd.winner').textContent()) === 'A' && (await ba.locator('dd.winner').textContent()) === 'A', 'both passes pick A (the longer baseline)');
+    expect((await ba.locator('h3').textContent()) === 'Pass 2 · order BA (swapped)', 'pass 2 is titled with its order');
+    expect((await ba.locator('.saw').textContent())?.startsWith('Judge saw: A = response, B = baseline_model_response.') === true, 'pass 2 says which response the judge saw under each label');
+    expect((await ab.locator('dd.winner').textContent()) === 'A' && (await ba.locator('dd.winner').textContent()) === 'A (the judge said B)', 'both passes pick A (the longer baseline)');
     expect((await ab.locator('dd.confidence').textContent()) === '0.8', 'each pass shows its confidence');
     expect(((await ab.locator('.justification').textContent()) ?? '').length > 0, 'each pass shows its justification');
     expect((await frame.locator('.final .winner').textContent()) === 'Winner: A', 'the final verdict is A');
@@ -39,7 +40,7 @@ export async function run(ctx: UiContext): Promise<void> {
     await marker.waitFor({ timeout: 30_000 });
     expect((await marker.textContent()) === '⚠ position-inconsistent', `the marker reads "${await marker.textContent()}"`);
     expect((await frame.locator('.final .winner').textContent()) === 'TIE', 'disagreeing passes give a TIE');
-    expect((await ab.locator('dd.winner').textContent()) === 'A' && (await ba.locator('dd.winner').textContent()) === 'B', 'the passes disagree after mapping back');
+    expect((await ab.locator('dd.winner').textContent()) === 'A' && (await ba.locator('dd.winner').textContent()) === 'B (the judge said A)', 'the passes disagree after mapping back');
     await ctx.screenshot('run-pairwise-position-inconsistent');
 
     await historyRow(ctx, /TIE · position-inconsistent/);

@@ -50,13 +50,15 @@ export async function run(ctx: UiContext): Promise<void> {
     const violation = frame.locator('.violations li[data-rule="ranking-gap"]').first();
     const words = (await violation.textContent()) ?? '';
     expect(/^Pass 2 · ranking-gap: ranking gap 4 \(A=6, B=2\) calls for "better" or "significantly better", but the overall degree is "slightly better"$/.test(words), `the violation reads: ${words}`);
+    const badge = (await frame.locator('.final .badge.violations').textContent()) ?? '';
+    expect(badge === '⚠ 1 rule violation', `the verdict line carries the violation badge next to position-consistent: "${badge}"`);
     await violation.scrollIntoViewIfNeeded();
     await ctx.screenshot('run-hhh-violation');
 
     // The whole dataset, from its own editor: the sibling template runs on it; the results file opens at the end.
     await ctx.openFileFromExplorer('hhh.jsonl');
     await ctx.runCommand('Judge Studio: Run Judge on Dataset');
-    await ctx.page.locator('.tabs-container .tab.active').filter({ hasText: /^hhh-\d{8}-\d{6}\.jsonl/ }).waitFor({ timeout: 60_000 });
+    await ctx.page.locator('.tabs-container .tab.active').filter({ hasText: /^hhh-hhh-\d{8}-\d{6}\.jsonl/ }).waitFor({ timeout: 60_000 });
     await historyRow(ctx, /Last batch: hhh\.jsonl/);
     const summary = await historyRow(ctx, new RegExp(`^${rows.length} rows with rule violations$`));
     expect(await summary.isVisible(), 'the summary counts every row as violating');

@@ -7,11 +7,15 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { FakeOpenAI, reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
+import { pick, startCommand } from './quickInput';
 
 export const title = 'a highlighted response gets its score and justification in the run view, and the side panel lists the run';
 export const timeoutMs = 150_000;
 
-/** Starts a fake judge, points the workspace's endpoint settings at it, runs `body`, then stops it. */
+/**
+ * Starts a fake judge, points the workspace's endpoint settings at it, waits until the workbench
+ * uses them (Test Judge Connection answers), runs `body` with the request log emptied, then stops it.
+ */
 export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fake: FakeOpenAI) => Promise<void>): Promise<void> {
   const fake = await FakeOpenAI.start({ rules });
   try {
@@ -19,9 +23,26 @@ export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fa
     const settings = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ ...settings, 'judgeStudio.endpoint.baseUrl': fake.baseURL, 'judgeStudio.endpoint.model': 'fake-judge' }, null, 2));
+    await judgeAnswers(ctx);
+    fake.requests.length = 0;
     await body(fake);
   } finally {
     await fake.close();
+  }
+}
+
+/**
+ * The endpoint settings were written after the workbench loaded: Test Judge Connection, as a user
+ * would, until the fake judge answers (the settings are live) or the deadline passes.
+ */
+async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await ctx.runCommand('Judge Studio: Test Judge Connection');
+    const answered = await ctx.waitForText(/The judge answered in/, { within: '.notifications-toasts', timeoutMs: 4_000 }).then(() => true, () => false);
+    await ctx.runCommand('Notifications: Clear All Notifications');
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error('the fake judge never answered Test Judge Connection: the endpoint settings did not take effect');
   }
 }
 
@@ -73,7 +94,9 @@ export async function run(ctx: UiContext): Promise<void> {
     await ctx.openFileFromExplorer('notes.md');
     await gotoLine(ctx, 3);
     await ctx.page.keyboard.press('Shift+End');
-    await ctx.runCommand('Judge Studio: Run Judge on Selection');
+    // Two pointwise templates fit a plain selection: it asks, the last focused template first.
+    await startCommand(ctx.page, 'Judge Studio: Run Judge on Selection', 'with which template?');
+    await pick(ctx.page, 'helpfulness.judge');
 
     const frame = await verdictFrame(ctx, 'pointwise');
     const score = (await frame.locator('.score .value').textContent()) ?? '';

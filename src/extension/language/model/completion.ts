@@ -203,3 +203,33 @@ export function declaredInputs(t: ParsedTemplate): string[] {
   const inputs = data && typeof data === 'object' ? data.inputs : undefined;
   return Array.isArray(inputs) ? inputs.filter((i): i is string => typeof i === 'string') : [];
 }
+
+/** A snippet as written in snippets/judge.code-snippets. */
+export interface SnippetDef {
+  prefix: string;
+  description?: string;
+  body: string[] | string;
+}
+
+/** The whole-template snippets, in the order a new file should offer them. */
+export const TEMPLATE_PREFIXES = ['template-pointwise', 'template-pairwise', 'template-hhh'];
+
+/** A file with nothing in it yet but, perhaps, the word being typed (`tem…`). */
+export function isNewFile(text: string): boolean {
+  return /^[\w-]*$/.test(text.trim());
+}
+
+/**
+ * In a new file, the whole-template snippets come first: a new `.judge` file needs a template,
+ * not words from other files. They replace the whole (nearly empty) text. Empty for any other file.
+ */
+export function emptyFileEntries(text: string, snippets: Record<string, SnippetDef>): (CompletionEntry & { snippet: true })[] {
+  if (!isNewFile(text)) return [];
+  const byPrefix = new Map(Object.entries(snippets).map(([name, s]) => [s.prefix, { name, ...s }]));
+  return TEMPLATE_PREFIXES.flatMap((prefix, i) => {
+    const s = byPrefix.get(prefix);
+    if (!s) return [];
+    const body = Array.isArray(s.body) ? s.body.join('\n') : s.body;
+    return [{ label: prefix, kind: 'value' as const, detail: s.name, ...(s.description ? { doc: s.description } : {}), insertText: body, sortText: ` ${i}`, start: 0, end: text.length, snippet: true as const }];
+  });
+}

@@ -99,11 +99,22 @@ export function entryId(time: Date, random: string): string {
   return `${time.toISOString().replace(/\D/g, '').slice(0, 17)}-${random}`;
 }
 
-/** `<metric>-YYYYMMDD-HHMMSS.jsonl` in local time, the default results file of a batch. */
-export function resultsFileName(metric: string, time: Date): string {
+/**
+ * `<metric>-<dataset>-YYYYMMDD-HHMMSS.jsonl` in local time, the default results file of a batch.
+ * `dataset` is the dataset's path or file name: its base name without the extension, made safe for
+ * a file name. Without it (older callers) the name is `<metric>-YYYYMMDD-HHMMSS.jsonl`.
+ */
+export function resultsFileName(metric: string, time: Date, dataset?: string): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const stamp = `${time.getFullYear()}${p(time.getMonth() + 1)}${p(time.getDate())}-${p(time.getHours())}${p(time.getMinutes())}${p(time.getSeconds())}`;
-  return `${metric}-${stamp}.jsonl`;
+  const base = dataset
+    ?.split(/[\\/]/)
+    .pop()
+    ?.replace(/\.(jsonl|ndjson|json|csv)$/i, '')
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^[._]+|[._]+$/g, '')
+    .slice(0, 60);
+  return base ? `${metric}-${base}-${stamp}.jsonl` : `${metric}-${stamp}.jsonl`;
 }
 
 export function historyFileName(metric: string): string {

@@ -10,8 +10,8 @@ type Winner = 'A' | 'B' | 'TIE';
 const KNOWN = new Set([
   'score', 'justification', 'confidence', 'model', 'error', 'raw_replies', 'samples', 'score_mean', 'passes',
   'pairwise_choice', 'position_consistent', 'degree', 'ranking_a', 'ranking_b', 'dimensions', 'rule_violations',
-  'human_rating', 'human_pairwise_choice',
-  'template_hash', 'error_kind', 'extra', 'sample_agreement', 'flip_rate', 'score_sd', 'dimension_agreement',
+  'human_rating', 'human_pairwise_choice', 'error_kind', 'repaired', 'template_hash', 'batch_id', 'judges', 'panel_agreement',
+  'flip_rate', 'score_sd', 'time', 'extra', 'sample_agreement', 'dimension_agreement',
 ]);
 
 /**
@@ -60,16 +60,30 @@ function pairPasses(value: unknown): PairPass[] {
   });
 }
 
-/** Names an error by what went wrong, from the engine's message (see core/judge/errors.ts). */
-export function errorTitle(message: string): string {
-  if (/invalid reply|still invalid after/i.test(message)) return "The judge's reply could not be used (not valid JSON for this template, even after one repair request)";
-  if (/rate limited \(429\)/i.test(message)) return 'The endpoint kept rate-limiting the request (HTTP 429)';
-  if (/request rejected \(\d{3}\)|server error \(\d{3}\)/i.test(message)) return 'The endpoint answered with an HTTP error';
-  if (/cannot reach|connection failed/i.test(message)) return 'The endpoint could not be reached';
-  if (/no complete reply within/i.test(message)) return 'The judge did not answer in time';
-  if (/cancelled/i.test(message)) return 'The run was cancelled';
-  if (/field|placeholder|render/i.test(message)) return 'The sample could not be rendered with this template';
-  return 'The judge run failed';
+/** Headlines by the engine's error kind (`m/error_kind`, design.md "Results file"). */
+const ERROR_TITLES: Record<string, string> = {
+  'rate-limit': 'The endpoint kept rate-limiting the request (HTTP 429)',
+  server: 'The endpoint answered with a server error (HTTP 5xx)',
+  timeout: 'The judge did not answer in time',
+  network: 'The endpoint could not be reached',
+  auth: 'The endpoint refused the API key (HTTP 401/403)',
+  'bad-request': 'The endpoint rejected the request (HTTP 4xx)',
+  'invalid-reply': "The judge's reply could not be used, even after one repair request",
+  render: 'The sample could not be rendered with this template',
+  cancelled: 'The run was cancelled',
+  'no-majority': 'The samples gave no majority verdict',
+  quorum: 'Too few judges of the panel answered',
+};
+
+/** The headline for a failed row: by its error kind, never by the words of the message. */
+export function errorTitle(kind: string | null | undefined): string {
+  return (kind && ERROR_TITLES[kind]) ?? 'The judge run failed';
+}
+
+/** The engine's error kind of a failed line, when it wrote one. */
+export function errorKindOf(line: Line, metric: string): string | null {
+  const kind = column(line, metric, 'error_kind');
+  return typeof kind === 'string' && kind !== '' ? kind : null;
 }
 
 /** The verdict part of the run view for one results line, or null when the line carries no verdict for `metric`. */
@@ -77,11 +91,13 @@ export function resultView(line: Line, metric: string, scale: { min: number; max
   const col = (name: string) => column(line, metric, name);
   const error = col('error');
   if (typeof error === 'string' && error !== '') {
-    return { kind: 'error', title: errorTitle(error), message: error, passes: pairPasses(col('passes')) };
+    const kind = errorKindOf(line, metric);
+    return { kind: 'error', title: errorTitle(kind), errorKind: kind, message: error, passes: pairPasses(col('passes')) };
   }
+  const repaired = col('repaired') === true ? { repaired: true } : {};
   const dims = obj(col('dimensions'));
   const choice = col('pairwise_choice');
-  if (dims && isWinner(choice)) return dimensionalView(line, metric, dims, choice);
+  if (dims && isWinner(choice)) return { ...dimensionalView(line, metric, dims, choice), ...repaired };
   if (isWinner(choice)) {
     const consistent = col('position_consistent');
     return {
@@ -92,16 +108,17 @@ export function resultView(line: Line, metric: string, scale: { min: number; max
       justification: str(col('justification')),
       passes: pairPasses(col('passes')),
       extras: extras(line, metric),
+      ...repaired,
     };
   }
   const score = num(col('score'));
   if (score !== null) {
-    return { kind: 'pointwise', score, scale, justification: str(col('justification')), confidence: num(col('confidence')), extras: extras(line, metric) };
+    return { kind: 'pointwise', score, scale, justification: str(col('justification')), confidence: num(col('confidence')), extras: extras(line, metric), ...repaired };
   }
   return null;
 }
 
-function dimensionalView(line: Line, metric: string, dims: Record<string, unknown>, winner: Winner): ResultView {
+function dimensionalView(line: Line, metric: string, dims: Record<string, unknown>, winner: Winner): Extract<ResultView, { kind: 'dimensional' }> {
   const col = (name: string) => column(line, metric, name);
   const passes = Array.isArray(col('passes'))
     ? (col('passes') as unknown[]).flatMap((p) => {

@@ -27,6 +27,7 @@ export function passLabel(order: Order, pairwise: boolean): string {
 export class PassTracker {
   private readonly states = new Map<Order, PassState>();
   private readonly attempts = new Map<Order, number>();
+  private readonly repairs = new Set<Order>();
   readonly raw: RawReply[] = [];
 
   constructor(
@@ -47,6 +48,7 @@ export class PassTracker {
     let state: PassState;
     if (extra === 0) state = tries > 1 && prior !== 'answered' ? 'retrying' : 'sent';
     else state = /could not be used/.test(messages[messages.length - 1]?.content ?? '') ? 'repairing' : 'following-up';
+    if (state === 'repairing') this.repairs.add(pass.order);
     this.states.set(pass.order, state);
     return pass.order;
   }
@@ -69,9 +71,21 @@ export class PassTracker {
     return this.raw.filter((r) => r.label === label || r.label.startsWith(`${label} · reply`)).length;
   }
 
-  /** Marks passes still waiting as failed (the run ended without them). */
-  settle(failed: boolean): void {
-    for (const [order, state] of this.states) if (state !== 'answered' && failed) this.states.set(order, 'failed');
+  /** True when some pass needed a repair request (its first reply was invalid). */
+  get repaired(): boolean {
+    return this.repairs.size > 0;
+  }
+
+  /**
+   * After the run: when the row failed, a pass still in flight failed, and one that answered gave
+   * an unusable reply, unless it is among `finished` (passes the results line kept as valid).
+   */
+  settle(failed: boolean, finished: readonly Order[] = []): void {
+    if (!failed) return;
+    for (const [order, state] of this.states) {
+      if (state !== 'answered') this.states.set(order, 'failed');
+      else if (!finished.includes(order)) this.states.set(order, 'unusable');
+    }
   }
 
   get passes(): PassStatus[] {

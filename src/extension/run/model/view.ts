@@ -41,6 +41,9 @@ export interface ViewInput {
   scale: { min: number; max: number } | null;
   raw: RawReply[];
   canRerun: boolean;
+  /** A pass needed a repair request before its reply was usable (seen live in a single run). */
+  repaired?: boolean;
+  timeLabel?: string;
 }
 
 export function runView(input: ViewInput): RunView {
@@ -51,6 +54,7 @@ export function runView(input: ViewInput): RunView {
   else if (line) {
     result = resultView(line, input.template.metric, input.scale);
     if (!result) result = { kind: 'error', title: 'The results row has no verdict', message: `No "${input.template.metric}/…" verdict or error column in this row.`, passes: [] };
+    if (input.repaired && result.kind !== 'error') result = { ...result, repaired: true };
     // A failed row keeps its raw replies in the line; show those not already tracked live.
     for (const text of rawReplies(line, input.template.metric)) {
       if (!raw.some((r) => r.text === text)) raw.push({ label: `Reply ${raw.length + 1}`, text });
@@ -63,6 +67,7 @@ export function runView(input: ViewInput): RunView {
     note: input.note,
     model: input.model,
     time: input.time,
+    ...(input.timeLabel ? { timeLabel: input.timeLabel } : {}),
     phase: input.phase,
     elapsedMs: input.elapsedMs,
     passes: input.passes,
@@ -80,11 +85,11 @@ export function finishedPasses(kind: 'pointwise' | 'pairwise', swap: boolean, fa
 }
 
 /** The view of a history entry of a single run (reopened from the side panel). */
-export function entryView(entry: RunEntry, messages: RenderedOrder[], scale: { min: number; max: number } | null, canRerun: boolean, swap = true): RunView {
+export function entryView(entry: RunEntry, messages: RenderedOrder[], scale: { min: number; max: number } | null, canRerun: boolean, swap = true, pair: string[] | null = null): RunView {
   const failed = entry.verdict === 'error';
   return runView({
     id: entry.id,
-    template: { file: entry.template, metric: entry.metric, kind: entry.kind },
+    template: { file: entry.template, metric: entry.metric, kind: entry.kind, pair },
     source: entry.source,
     note: entry.note,
     model: entry.model,
@@ -97,6 +102,7 @@ export function entryView(entry: RunEntry, messages: RenderedOrder[], scale: { m
     scale,
     raw: entry.raw,
     canRerun,
+    timeLabel: 'judged',
   });
 }
 
