@@ -256,7 +256,7 @@ describe('running a judge from the editor', () => {
     assert.ok(entry);
     assert.equal(entry.rows.judged, rows);
     assert.equal(entry.interrupted, false);
-    assert.match(entry.results, /^\.judge-studio\/results\/helpfulness-\d{8}-\d{6}\.jsonl$/);
+    assert.match(entry.results, /^\.judge-studio\/results\/helpfulness-helpfulness-\d{8}-\d{6}\.jsonl$/);
     const results = fs.readFileSync(workspaceFile(entry.results).fsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(results.length, rows);
     assert.deepEqual(results.map((l) => l._row).sort((a, b) => Number(a) - Number(b)), Array.from({ length: rows }, (_, i) => i + 1));

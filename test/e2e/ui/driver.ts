@@ -47,22 +47,34 @@ export function createContext(
   };
 }
 
-/** Runs a command by its palette title (e.g. "Judge Studio: Preview Prompt"): F1, type, pick. */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
+/**
+ * Runs a command by its palette title (e.g. "Judge Studio: Preview Prompt"): F1, type, pick. An open
+ * palette does not list commands contributed after it opened (the extension host may still be
+ * starting on a loaded machine), so a missing title closes the palette and asks again, until a deadline.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 3 * DEFAULT_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-  await input.fill('>' + title);
   // Pick the row whose label is exactly the title: "Run" must not pick "Run All".
   const row = page
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: exactly(title) }) })
     .first();
-  try {
-    await row.waitFor({ timeout: DEFAULT_TIMEOUT_MS });
-  } catch {
-    const shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
-    throw new Error(`command "${title}" is not in the palette; it shows: ${shown.slice(0, 8).join(' | ') || 'nothing'}`);
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    await input.fill('>' + title);
+    try {
+      await row.waitFor({ timeout: Math.min(10_000, Math.max(1_000, deadline - Date.now())) });
+      break;
+    } catch {
+      if (Date.now() >= deadline) {
+        const shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
+        throw new Error(`command "${title}" is not in the palette; it shows: ${shown.slice(0, 8).join(' | ') || 'nothing'}`);
+      }
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+    }
   }
   await row.click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
