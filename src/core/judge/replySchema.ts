@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { TemplateConfig } from '../template/types';
 
 import { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySchema, isDimensional } from './dimensions';
+import { fieldLines, outputInstructionText, type SchemaProperties } from './instruction';
 import { WINNERS, type Winner } from './winners';
 
 export { WINNERS, type Winner } from './winners';
@@ -69,19 +70,7 @@ function exampleReply(config: TemplateConfig): string {
 /** The instruction appended when a template has no `Output format` section. */
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
-  const schema = replyJsonSchema(config);
-  const props = (schema.properties ?? {}) as Record<string, { description?: string }>;
-  const fields = Object.entries(props)
-    .map(([key, p]) => `- "${key}": ${p.description ?? ''}`.trimEnd())
-    .join('\n');
-  return [
-    '# Output format',
-    '',
-    'Reply with a single JSON object and nothing else, with these fields in this order:',
-    fields,
-    '',
-    `Example shape: ${exampleReply(config)}`,
-  ].join('\n');
+  return outputInstructionText(fieldLines(replyJsonSchema(config).properties as SchemaProperties), exampleReply(config));
 }
 
 /** Readable zod issues for a repair request or a row error, e.g. `score: must be <= 5`. */

@@ -1,5 +1,6 @@
 // The reply schema of a multi-dimension pairwise template. Like ../replySchema.ts, the JSON schema
 // for structured output and the generated "Output format" text both derive from the zod schema.
+import { fieldLines, outputInstructionText, type SchemaProperties } from '../instruction';
 import { z } from 'zod';
 import type { TemplateConfig } from '../../template/types';
 import { WINNERS } from '../winners';
@@ -91,26 +92,12 @@ function exampleReply(spec: DimensionalSpec): string {
 /** The instruction appended when a multi-dimension template has no `Output format` section. */
 export function dimensionalOutputInstruction(config: TemplateConfig): string {
   const spec = dimensionalSpec(config);
-  const schema = dimensionalJsonSchema(config);
-  const props = (schema.properties ?? {}) as Record<string, { description?: string; properties?: Record<string, { description?: string }> }>;
-  const fields = Object.entries(props).flatMap(([key, p]) => {
-    const line = `- "${key}": ${p.description ?? ''}`.trimEnd();
-    if (key !== 'dimensions') return [line];
-    // Each dimension's description is what the judge needs to tell them apart.
-    const dims = Object.entries(p.properties ?? {}).map(([name, d]) => `  - "${name}": ${d.description ?? ''}`.trimEnd());
-    return [line, ...dims];
-  });
-  const rules = RULE_IDS.map((id) => `- ${ruleText(id, spec)}`);
-  return [
-    '# Output format',
-    '',
-    'Reply with a single JSON object and nothing else, with these fields in this order:',
-    ...fields,
-    '',
+  // Each dimension's description is what the judge needs to tell them apart.
+  const fields = fieldLines(dimensionalJsonSchema(config).properties as SchemaProperties, ['dimensions']);
+  const rules = [
     `Every "winner" is "A", "B" or "TIE"; every "degree" is one of ${quoteList(spec.degrees)}.`,
     'Your reply must follow these consistency rules:',
-    ...rules,
-    '',
-    `Example shape: ${exampleReply(spec)}`,
-  ].join('\n');
+    ...RULE_IDS.map((id) => `- ${ruleText(id, spec)}`),
+  ];
+  return outputInstructionText(fields, exampleReply(spec), rules);
 }
