@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/core/random';
 // Fuzzing the dataset readers: seeded byte-level mutations of the example datasets (JSONL, CSV,
 // and a JSON array made from a JSONL example) go through the readers, a dry run of the example
 // template and calibrate. No exception may escape except a DatasetError for the file as a whole,
@@ -20,17 +21,6 @@ const LIMITS = { recordChars: 4096, depth: 32 };
 
 type Rng = () => number;
 
-/** mulberry32, as in the template fuzzer: a failure names a seed and a mutation that reproduce it. */
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 
 interface Seed {

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/core/random';
 // Fuzzing the template core: thousands of seeded mutations of the example templates, plus the
 // inputs the issue names. validateTemplate and renderTemplate must never throw, and every
 // diagnostic must point inside the document.
@@ -12,17 +13,7 @@ const EXAMPLES = path.resolve(__dirname, '../../../examples');
 const MUTATIONS = 3200;
 const SEED = 0x5eed;
 
-/** mulberry32: a tiny seeded PRNG, so a failure names a seed and an iteration that reproduce it. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Every standard field of both kinds, so a render gets past the missing-field check when the template allows. */
 const ROW = {

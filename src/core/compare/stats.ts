@@ -1,6 +1,7 @@
 // Significance for paired comparisons: McNemar's exact test, a seeded PRNG and a paired
 // percentile bootstrap. Plain numbers in, plain numbers out; test/reference/compare_reference.py
 // recomputes every figure here from its definition.
+import { mulberry32 } from '../random';
 
 /** The seed and size of every bootstrap Judge Studio draws, so an interval is reproducible. */
 export const BOOTSTRAP_SEED = 20240229;
@@ -9,19 +10,7 @@ export const BOOTSTRAP_METHOD =
   'paired percentile bootstrap: mulberry32(seed 20240229), 2000 resamples of the rows with replacement ' +
   '(index = floor(u·n)), 2.5th and 97.5th percentiles with linear interpolation (numpy default)';
 
-/**
- * mulberry32: a 32-bit PRNG small enough to reimplement anywhere (the Python reference does),
- * returning floats in [0, 1). Not for cryptography; only for reproducible resampling.
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../random';
 
 /**
  * McNemar's exact test as statsmodels' `mcnemar(table, exact=True)`: a two-sided binomial test on

@@ -1,23 +1,15 @@
 // Seeded randomness for review: the same seed gives the same sample and the same shown order of
 // pairwise responses on every machine, so a sample can be reproduced and an order audited.
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '../random';
 
 /** A 32-bit seed from any text. */
 export function seedOf(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32LE(0);
 }
 
-/** mulberry32: small, fast, good enough for shuffling a queue (not for cryptography). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/core/random.ts): small, fast, good enough for shuffling a queue. */
+export const rng = mulberry32;
 
 /** Fisher–Yates shuffle of a copy. */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
