@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSection, STRICTNESS, type GenerateKind, type Strictness } from '../../core/generate';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
-import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
 import type { StructuredOutputMode } from '../../core/judge/types';
 import { parseTemplate } from '../../core/template';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs } from '../endpoint';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
 
 const USAGE = `Usage: judge-studio generate rubric|steps <template> [options]
 
@@ -20,13 +20,7 @@ const USAGE = `Usage: judge-studio generate rubric|steps <template> [options]
   --domain D               the field the judged responses come from, e.g. "customer support"
   --strictness S           lenient, balanced (default) or strict
   --write                  replace the template file (default: print the new template on stdout)
-  --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
-                           else https://api.openai.com/v1)
-  --model M                model (default: the template's model.name)
-  --api-key-env VAR        environment variable holding the API key (default OPENAI_API_KEY)
-  --org ID                 OpenAI organisation header
-  --header K:V             extra request header (repeatable)
-  --azure-api-version V    Azure OpenAI: --base-url is the resource or deployment endpoint
+${ENDPOINT_USAGE}
   --structured MODE        json_schema (default), json_object or none
   --timeout MS             request deadline (default 120000)
   --no-cache / --cache-dir DIR   as for run: equal requests are answered from the cache
@@ -39,12 +33,8 @@ const OPTIONS = {
   domain: { type: 'string' },
   strictness: { type: 'string' },
   write: { type: 'boolean' },
-  'base-url': { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   model: { type: 'string' },
-  'api-key-env': { type: 'string' },
-  org: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'azure-api-version': { type: 'string' },
   structured: { type: 'string' },
   timeout: { type: 'string' },
   'no-cache': { type: 'boolean' },
@@ -78,18 +68,18 @@ export const generateCommand: Command = async (args, io) => {
   const template = parseTemplate(text);
   const model = v.model ?? template.config?.model.name;
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${file}`);
-  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const log = (m: string) => io.stderr(`judge-studio generate: ${m}\n`);
-  const client = makeClient(v, baseURL, timeoutMs, io, log);
+  const endpoint = endpointFromArgs(v, io);
+  const client = endpoint.client({ timeoutMs, log });
   const cache = v['no-cache'] ? undefined : new DiskCache(v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env));
 
   const kind: GenerateKind = what;
-  log(`asking ${model} at ${baseURL} for ${kind === 'rubric' ? 'a rubric' : 'evaluation steps'} (${strictness}${v.domain ? `, domain: ${v.domain}` : ''})`);
+  log(`asking ${model} at ${endpoint.shownURL} for ${kind === 'rubric' ? 'a rubric' : 'evaluation steps'} (${strictness}${v.domain ? `, domain: ${v.domain}` : ''})`);
   const outcome = await generateSection(template, kind, { strictness, ...(v.domain && { domain: v.domain }) }, {
     client,
     model,
     structured,
-    cacheScope: baseURL,
+    cacheScope: endpoint.cacheScope,
     ...(cache && { cache }),
     ...(io.signal && { signal: io.signal }),
   });
@@ -109,40 +99,3 @@ export const generateCommand: Command = async (args, io) => {
   return EXIT_OK;
 };
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
-
-function makeClient(v: Values, baseURL: string, timeoutMs: number, io: CliIO, log: (m: string) => void): OpenAICompatibleClient {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new UsageError(`--base-url "${baseURL}" is not a URL (e.g. http://localhost:11434/v1)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https, got "${baseURL}"`);
-  const keyEnv = v['api-key-env'] ?? 'OPENAI_API_KEY';
-  const apiKey = io.env[keyEnv] || undefined;
-  if (!apiKey) {
-    if (v['api-key-env'] !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
-    if (v['azure-api-version'] !== undefined || url.hostname === 'api.openai.com') throw new UsageError(`${baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
-  }
-  const headers: Record<string, string> = {};
-  for (const h of v.header ?? []) {
-    const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`--header takes Name:value, got "${h}"`);
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
-  try {
-    return new OpenAICompatibleClient({
-      baseURL,
-      timeoutMs,
-      headers,
-      log,
-      apiKeyEnv: keyEnv,
-      ...(apiKey && { apiKey }),
-      ...(v.org !== undefined && { organization: v.org }),
-      ...(v['azure-api-version'] !== undefined && { azureApiVersion: v['azure-api-version'] }),
-    });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-}

@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatOf, readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
-import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
 import { judgeFromTemplate } from '../../core/judge/prepare';
 import { RunStats } from '../../core/judge/stats';
 import type { StructuredOutputMode } from '../../core/judge/types';
 import { DEFAULT_THRESHOLD, defaultProbes, formatProbeReport, isProbeId, PROBE_IDS, PROBES, runProbes, type ProbeId } from '../../core/probe';
+import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs } from '../endpoint';
 import { formatDiagnostic } from '../format';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
 import { loadValidTemplate } from '../template';
 import { parseRows } from './run';
 
@@ -23,8 +23,9 @@ export const PROBE_USAGE = `Usage: judge-studio probe <template> --data <file> [
                            bias the judge is susceptible to (default ${DEFAULT_THRESHOLD})
   --out DIR                where the probe dataset, results and report go (default probe-<metric>/)
   --rows A-B               only these source rows
-  --base-url URL, --model M, --api-key-env VAR, --concurrency N, --timeout MS,
-  --structured MODE, --no-cache, --cache-dir DIR     as for \`judge-studio run\`
+  --model M, --concurrency N, --timeout MS, --structured MODE, --no-cache, --cache-dir DIR
+                           as for \`judge-studio run\`
+${ENDPOINT_USAGE}
   --json                   print the report as JSON
 
 Probes (each adds fixed text to the judged response: "response", or response B in pairwise):
@@ -40,9 +41,8 @@ const OPTIONS = {
   threshold: { type: 'string' },
   out: { type: 'string' },
   rows: { type: 'string' },
-  'base-url': { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   model: { type: 'string' },
-  'api-key-env': { type: 'string' },
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
   structured: { type: 'string' },
@@ -85,12 +85,12 @@ export const probeCommand: Command = async (args, io) => {
   }
   const model = v.model ?? config.model.name;
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${positionals[0]}`);
-  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
-  const client = makeClient(io, baseURL, timeoutMs, v['api-key-env'], log);
+  const endpoint = endpointFromArgs(v, io);
+  const client = endpoint.client({ timeoutMs, log });
   const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
   const outDir = path.resolve(io.cwd, v.out ?? `probe-${metric}`);
   const stats = new RunStats();
-  log(`judging ${v.data} with ${probes.length} probe(s) (${probes.join(', ')}) and the originals with ${model} at ${baseURL}`);
+  log(`judging ${v.data} with ${probes.length} probe(s) (${probes.join(', ')}) and the originals with ${model} at ${endpoint.shownURL}`);
   const run = await runProbes({
     judge,
     client,
@@ -107,7 +107,7 @@ export const probeCommand: Command = async (args, io) => {
     threshold,
     concurrency,
     stats,
-    cacheScope: baseURL,
+    cacheScope: endpoint.cacheScope,
     log,
     ...(rows ? { rows } : {}),
     ...(v['no-cache'] ? {} : { cache: new DiskCache(cacheDir) }),
@@ -129,27 +129,6 @@ function parseProbes(text: string | undefined, kind: 'pointwise' | 'pairwise'): 
     if (PROBES[id].pairwiseOnly && kind !== 'pairwise') throw new UsageError(`--probes: "${id}" applies to pairwise templates only`);
   }
   return [...new Set(ids)] as ProbeId[];
-}
-
-// The same endpoint rules as `run`: a key only from the named variable; none for local servers.
-function makeClient(io: CliIO, baseURL: string, timeoutMs: number, keyVar: string | undefined, log: (m: string) => void): OpenAICompatibleClient {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new UsageError(`--base-url "${baseURL}" is not a URL (e.g. http://localhost:11434/v1)`);
-  }
-  const keyEnv = keyVar ?? 'OPENAI_API_KEY';
-  const apiKey = io.env[keyEnv] || undefined;
-  if (!apiKey) {
-    if (keyVar !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
-    if (url.hostname === 'api.openai.com') throw new UsageError(`${baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
-  }
-  try {
-    return new OpenAICompatibleClient({ baseURL, timeoutMs, headers: {}, log, apiKeyEnv: keyEnv, ...(apiKey ? { apiKey } : {}) });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
 }
 
 function int(value: string | undefined, flag: string, fallback: number): number {

@@ -6,11 +6,9 @@ import { parseArgs } from 'node:util';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
 import { dryRun } from '../../core/judge/dryRun';
-import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
 import { isDimensional } from '../../core/judge/dimensions';
 import { judgeFromTemplate } from '../../core/judge/prepare';
 import { scanResults } from '../../core/judge/results';
-import { checkEndpoint, endpointScope, redactUrl } from '../../core/judge/endpoint';
 import { PipelineError, resumeHint, runPipeline } from '../../core/judge/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/retry';
 import type { RowRange } from '../../core/judge/runner';
@@ -19,22 +17,16 @@ import { strategyFor } from '../../core/judge/strategy';
 import { dryRunJson, dryRunLines, summaryJson, summaryLines } from '../../core/judge/summary';
 import { JudgeError } from '../../core/judge/types';
 import type { StructuredOutputMode } from '../../core/judge/types';
+import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs, parseHeaders } from '../endpoint';
 import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
-import type { CliIO, Command } from '../io';
+import type { Command } from '../io';
 import { loadValidTemplate } from '../template';
 
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
   --rows A-B               only rows A..B (1-based, inclusive; "A-", "-B" and "N" work too)
-  --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
-                           else https://api.openai.com/v1); Ollama: http://localhost:11434/v1
-  --model M                model (default: the template's model.name)
-  --api-key-env VAR        environment variable holding the API key (default OPENAI_API_KEY);
-                           without a key no Authorization header is sent (fine for local servers)
-  --org ID                 OpenAI organisation header
-  --header K:V             extra request header (repeatable)
-  --azure-api-version V    Azure OpenAI: --base-url is the resource or deployment endpoint
+${ENDPOINT_USAGE}
   --structured MODE        json_schema (default), json_object or none; rejected modes fall back
   --concurrency N          requests in flight (default 8; lowered automatically on repeated 429s)
   --timeout MS             per-request deadline (default 120000)
@@ -52,7 +44,6 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --overwrite              start an existing --out file again (its rows are lost)
   --max-outage DURATION    how long the run waits, paused, while the endpoint keeps failing (429, 5xx,
                            timeouts, network) before it stops as interrupted (default 10m; 90s, 1h)
-  --allow-insecure-http    send the API key over plain http to a host that is not this machine
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
@@ -74,12 +65,8 @@ Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 
 const OPTIONS = {
   data: { type: 'string' },
   rows: { type: 'string' },
-  'base-url': { type: 'string' },
+  ...ENDPOINT_OPTIONS,
   model: { type: 'string' },
-  'api-key-env': { type: 'string' },
-  org: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'azure-api-version': { type: 'string' },
   structured: { type: 'string' },
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
@@ -91,7 +78,6 @@ const OPTIONS = {
   'allow-template-change': { type: 'boolean' },
   overwrite: { type: 'boolean' },
   'max-outage': { type: 'string' },
-  'allow-insecure-http': { type: 'boolean' },
   'no-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
   price: { type: 'string' },
@@ -117,8 +103,8 @@ export const runCommand: Command = async (args, io) => {
   const retries = int(v.retries, '--retries', DEFAULT_RETRY.retries, 0);
   const rows = v.rows !== undefined ? parseRows(v.rows) : undefined;
   const structured = parseStructured(v.structured);
-  const headers = parseHeaders(v.header ?? []);
   const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
+  parseHeaders(v.header ?? []); // bad usage is reported before any file is read
   const maxOutageMs = v['max-outage'] !== undefined ? parseDuration(v['max-outage'], '--max-outage') : undefined;
   if (v.resume && v.overwrite) throw new UsageError('--resume and --overwrite contradict each other; pick one');
   if (v['allow-template-change'] && !v.resume) throw new UsageError('--allow-template-change goes with --resume');
@@ -140,19 +126,9 @@ export const runCommand: Command = async (args, io) => {
   const dataFile = await checkDataset(io.cwd, v.data);
   const model = v.model ?? config.model.name;
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
-  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
-  const shownURL = redactUrl(baseURL);
-  const urlCheck = checkEndpoint(baseURL, { sendsCredentials: false });
-  if (!urlCheck.ok) throw new UsageError(urlCheck.message);
-  // Every request-shaping setting is in the scope; a cached answer never gets the follow-up, so runs
-  // with and without it must not share entries either.
-  const cacheScope = endpointScope({
-    baseURL,
-    headers,
-    ...(v.org !== undefined ? { organization: v.org } : {}),
-    ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}),
-    ...(reask ? { variant: 'reask-on-violation' } : {}),
-  });
+  // A cached answer never gets the follow-up, so runs with and without it must not share entries.
+  const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
+  const { cacheScope, shownURL } = endpoint;
   if (samples > 1 && (config.model.temperature ?? 1) === 0) {
     log(`--samples ${samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
   }
@@ -195,7 +171,7 @@ export const runCommand: Command = async (args, io) => {
     return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
   }
 
-  const client = makeClient(v, { baseURL, timeoutMs, headers, log, io });
+  const client = endpoint.client({ timeoutMs, log });
   const stats = new RunStats();
   const mode = v.resume ? 'resume' : v.overwrite ? 'overwrite' : 'new';
   if (mode === 'overwrite' && (await fs.stat(outFile).then((s) => s.size > 0, () => false))) log(`--overwrite: starting ${outName} again`);
@@ -253,45 +229,6 @@ export const runCommand: Command = async (args, io) => {
   return result.interrupted || stats.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
 };
 
-type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
-
-/** The endpoint client; without a key, local servers get no Authorization header (said on stderr). */
-function makeClient(
-  v: Values,
-  c: { baseURL: string; timeoutMs: number; headers: Record<string, string>; log: (m: string) => void; io: CliIO },
-): OpenAICompatibleClient {
-  const keyEnv = v['api-key-env'] ?? 'OPENAI_API_KEY';
-  const apiKey = c.io.env[keyEnv] || undefined;
-  const azureApiVersion = v['azure-api-version'];
-  if (!apiKey) {
-    if (v['api-key-env'] !== undefined) throw new UsageError(`--api-key-env ${keyEnv}: the variable is not set or empty`);
-    if (azureApiVersion !== undefined || new URL(c.baseURL).hostname === 'api.openai.com') {
-      throw new UsageError(`${c.baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
-    }
-    c.log(
-      `no API key ($${keyEnv} is not set): sending no Authorization header, ` +
-        'which local servers (Ollama, vLLM, LM Studio, llama.cpp) accept',
-    );
-  }
-  const sendsCredentials = apiKey !== undefined || Object.keys(c.headers).some((h) => /^(authorization|api-key|x-api-key|proxy-authorization)$/i.test(h));
-  const check = checkEndpoint(c.baseURL, { sendsCredentials, allowInsecureHttp: v['allow-insecure-http'] === true });
-  if (!check.ok) throw new UsageError(check.message);
-  try {
-    return new OpenAICompatibleClient({
-      baseURL: c.baseURL,
-      timeoutMs: c.timeoutMs,
-      headers: c.headers,
-      log: c.log,
-      apiKeyEnv: keyEnv,
-      ...(apiKey ? { apiKey } : {}),
-      ...(v.org !== undefined ? { organization: v.org } : {}),
-      ...(azureApiVersion !== undefined ? { azureApiVersion } : {}),
-    });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-}
-
 function int(value: string | undefined, flag: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -316,17 +253,6 @@ function parseStructured(value: string | undefined): StructuredOutputMode {
   if (value === undefined) return 'json_schema';
   if (!modes.includes(value as StructuredOutputMode)) throw new UsageError(`--structured takes ${modes.join(', ')}, got "${value}"`);
   return value as StructuredOutputMode;
-}
-
-function parseHeaders(values: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const h of values) {
-    const i = h.indexOf(':');
-    const key = h.slice(0, i).trim();
-    if (i <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) throw new UsageError(`--header takes Name:value, got "${h}"`);
-    headers[key] = h.slice(i + 1).trim();
-  }
-  return headers;
 }
 
 function parsePrice(text: string): { input: number; output: number } {
