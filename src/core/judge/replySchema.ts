@@ -5,6 +5,7 @@ import type { TemplateConfig } from '../template/types';
 
 import { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySchema, isDimensional } from './dimensions';
 import { WINNERS, type Winner } from './winners';
+import { isTextFormat, verdictInstruction } from '../verdict';
 
 export { WINNERS, type Winner } from './winners';
 
@@ -69,6 +70,7 @@ function exampleReply(config: TemplateConfig): string {
 /** The instruction appended when a template has no `Output format` section. */
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
+  if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale);
   const schema = replyJsonSchema(config);
   const props = (schema.properties ?? {}) as Record<string, { description?: string }>;
   const fields = Object.entries(props)

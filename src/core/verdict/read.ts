@@ -1,0 +1,57 @@
+// Reads a verdict out of a free-text reply by the template's declared format. Never coerces: a
+// number outside the scale or a winner that is not A, B or a tie is an unreadable reply.
+import { compileVerdictPattern, matchVerdict } from './regex';
+import { findTaggedNumber, findTaggedWinner } from './tagged';
+import type { TextVerdict, VerdictKind, VerdictSpec } from './types';
+
+export interface Scale {
+  min: number;
+  max: number;
+}
+
+const WINNER_WORDS: Record<string, 'A' | 'B' | 'TIE'> = { a: 'A', b: 'B', tie: 'TIE', c: 'TIE' };
+
+/** A reader for one template: the pattern is compiled once. */
+export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale | undefined): (reply: string) => TextVerdict {
+  const range = scale ?? { min: 1, max: 5 };
+  if (spec.format === 'regex') {
+    const compiled = compileVerdictPattern(spec.pattern ?? '', spec.flags, kind);
+    if (!compiled.ok) return () => ({ ok: false, error: compiled.message });
+    return (reply) => {
+      const m = matchVerdict(compiled.regex, compiled.group, reply);
+      if (!m) return { ok: false, error: `no match for the verdict pattern /${spec.pattern}/` };
+      const justification = reply.slice(0, m.index).trim();
+      return kind === 'pointwise' ? score(m.value, range, justification) : winner(m.value, justification);
+    };
+  }
+  if (kind === 'pointwise') {
+    return (reply) => {
+      const n = findTaggedNumber(reply);
+      if (!n) return { ok: false, error: 'no verdict in the form [[N]] (or [N]) was found' };
+      return score(n.text, range, reply.slice(0, n.index).trim());
+    };
+  }
+  return (reply) => {
+    const w = findTaggedWinner(reply);
+    if (!w) return { ok: false, error: 'no verdict [[A]], [[B]] or [[C]] was found' };
+    return { ok: true, winner: w.winner, justification: reply.slice(0, w.index).trim() };
+  };
+}
+
+function score(text: string, range: Scale, justification: string): TextVerdict {
+  const value = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    return { ok: false, error: `the verdict "${clip(text)}" is not an integer from ${range.min} to ${range.max}` };
+  }
+  return { ok: true, score: value, justification };
+}
+
+function winner(text: string, justification: string): TextVerdict {
+  const w = WINNER_WORDS[text.trim().toLowerCase()];
+  if (!w) return { ok: false, error: `the verdict "${clip(text)}" is not A, B, TIE or C` };
+  return { ok: true, winner: w, justification };
+}
+
+function clip(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
