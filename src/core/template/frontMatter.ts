@@ -46,7 +46,15 @@ export const frontMatterSchema = z
     verdict: z
       .union([
         z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }).transform((format) => ({ format })),
-        z.object({ format: z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }), pattern: z.string().min(1).optional(), flags: z.string().optional() }).strict(),
+        z
+          .object({
+            format: z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }),
+            pattern: z.string().min(1).optional(),
+            flags: z.string().optional(),
+            fields: z.object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), justification: z.string().min(1).optional() }).strict().optional(),
+            values: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
+          })
+          .strict(),
       ])
       .optional(),
     freeform: z.boolean().optional(),
@@ -77,7 +85,9 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
-    const verdict: { format: string; pattern?: string; flags?: string } | undefined = fm.verdict;
+    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown } | undefined = fm.verdict;
+    if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
+    if (verdict?.values && verdict.format === 'tagged') ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: '`values` maps what a `json` or `regex` verdict reads; a tagged verdict needs none' });
     if (verdict?.format === 'regex' && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
     if (verdict && verdict.format !== 'regex' && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
     if (fm.verdict && fm.verdict.format !== 'json' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'a multi-dimension template replies in JSON; remove `verdict` or `dimensions`' });

@@ -117,7 +117,9 @@ export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: R
       } else messages.push({ role: part.role, content: finish(raw) });
     } else messages.push({ role: part.role, content: part.verbatim ? raw : (trimTemplateOnly(fn, context, raw, instruction) ?? finish(raw)) });
   }
-  return { ok: true, prompt: { messages, values } };
+  // A free-form prompt that is all system message (promptfoo's closed-QA grader) sends no empty user turn.
+  const kept = t.config.freeform === true ? messages.filter((m, i) => m.role !== 'user' || m.content !== '' || i === 0) : messages;
+  return { ok: true, prompt: { messages: kept, values } };
 }
 
 /** Every top-level field the body reads must exist in the row and not be null, down its whole path. */

@@ -6,6 +6,11 @@ import type { Scale } from './read';
 
 export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
   const format = spec?.format ?? 'json';
+  const values = spec?.values ? ` mapped by ${Object.entries(spec.values).map(([k, v]) => `${k} → ${v}`).join(', ')}` : '';
+  if (format === 'json' && (spec?.fields || spec?.values)) {
+    const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
+    return `JSON: the verdict is the reply's "${field}" field${values}; the justification is its "${spec.fields?.justification ?? 'justification'}" field (JSON bare, in a \`\`\`json fence, or the first object in prose).`;
+  }
   if (format === 'json') {
     return kind === 'pointwise'
       ? 'JSON: the reply must be a JSON object with "justification" and an integer "score" (bare, in a ```json fence, or the first object in prose).'
@@ -19,15 +24,19 @@ export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, sc
     return 'Tagged: [[A]] anywhere in the reply means A, else [[B]] means B, else [[C]] means a tie (FastChat\'s rule). The text before the verdict is the justification.';
   }
   const group = kind === 'pointwise' ? 'score' : 'winner';
-  const values = kind === 'pointwise' ? `an integer${scale ? ` from ${scale.min} to ${scale.max}` : ''}` : 'A, B, TIE or C (a tie), any case';
-  return `Pattern: the first match of /${spec?.pattern ?? ''}/${spec?.flags ?? ''} in the last ${REGEX_READ_LIMIT.toLocaleString('en')} characters of the reply; its group "${group}" must be ${values}. The text before the match is the justification.`;
+  const must = values ? `one of the mapped values${values}` : kind === 'pointwise' ? `an integer${scale ? ` from ${scale.min} to ${scale.max}` : ''}` : 'A, B, TIE or C (a tie), any case';
+  return `Pattern: the first match of /${spec?.pattern ?? ''}/${spec?.flags ?? ''} in the last ${REGEX_READ_LIMIT.toLocaleString('en')} characters of the reply; its group "${group}" must be ${must}. The text before the match is the justification.`;
 }
 
 /** The instruction appended to a structured template with a text verdict and no Output format section. */
 export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?: Scale): string {
   const r = scale ?? { min: 1, max: 5 };
   let how: string;
-  if (spec.format === 'tagged') {
+  if (spec.format === 'json') {
+    const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
+    const allowed = spec.values ? ` (one of ${Object.keys(spec.values).map((k) => JSON.stringify(k)).join(', ')})` : '';
+    how = `Then reply with a JSON object whose "${spec.fields?.justification ?? 'justification'}" field holds your reasoning and whose "${field}" field holds your verdict${allowed}.`;
+  } else if (spec.format === 'tagged') {
     how =
       kind === 'pointwise'
         ? `After your explanation, give your rating as an integer from ${r.min} to ${r.max} in double brackets, for example: "Rating: [[${r.max}]]".`

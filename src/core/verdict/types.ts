@@ -10,6 +10,10 @@ export interface VerdictSpec {
   pattern?: string;
   /** `regex` only: any of `i`, `m`, `s`. */
   flags?: string;
+  /** `json` only: the reply's field names when they are not `score`/`winner`/`justification` (e.g. promptfoo's `pass`, `reason`). */
+  fields?: { score?: string; winner?: string; justification?: string };
+  /** `json` and `regex`: the verdict as written → the score or winner it means, e.g. `{Y: 1, N: 0}`. */
+  values?: Record<string, number | string>;
 }
 
 export type VerdictKind = 'pointwise' | 'pairwise';
@@ -20,6 +24,7 @@ export type TextVerdict =
   | { ok: true; justification: string; winner: 'A' | 'B' | 'TIE' }
   | { ok: false; error: string };
 
-export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec & { format: 'tagged' | 'regex' } {
-  return spec !== undefined && spec.format !== 'json';
+/** A format read by the verdict module (anything but plain JSON with the standard fields). */
+export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec {
+  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined);
 }
