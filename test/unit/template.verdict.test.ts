@@ -124,3 +124,25 @@ describe('structured templates with a tagged verdict', () => {
     assert.match(render(VALID, row).at(-1)!.content, /Reply with a single JSON object/);
   });
 });
+
+describe('the parsing rule in the preview and the hover', () => {
+  it('is shown by the preview for a template that declares a verdict, and only then', async () => {
+    const { buildPreview } = await import('../../src/extension/preview/model');
+    const preview = (text: string) => {
+      const template = parseTemplate(text);
+      return buildPreview({ uri: 'file:///w/t.judge', file: 't.judge', template, diagnostics: validateTemplate(template), sample: { dataset: 'd.jsonl', row: 1, rows: 1 }, record: { ok: true, record: { question: 'q', answer: 'a', prompt: 'p', response: 'r' } } });
+    };
+    const tagged = preview(FREE_SINGLE);
+    assert.ok(tagged.type === 'render' && /first \[\[N\]\].*1 to 10/.test(tagged.verdictRule ?? ''));
+    const json = preview(VALID);
+    assert.ok(json.type === 'render' && json.verdictRule === undefined);
+  });
+
+  it('is shown by the hover over the `verdict` key', async () => {
+    const { hoverAt } = await import('../../src/extension/language/model/hover');
+    const t = parseTemplate(FREE_PAIR);
+    const info = hoverAt(t, FREE_PAIR.indexOf('verdict') + 2, { columns: [], record: undefined, row: undefined, dataset: undefined } as never);
+    assert.ok(info);
+    assert.ok(info.parts.some((p) => 'text' in p && /\[\[C\]\] means a tie/.test(p.text)));
+  });
+});
