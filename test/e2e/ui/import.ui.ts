@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UiContext } from './driver';
-import { answer, pick, startCommand, waitForStep } from './quickInput';
+import { pick, startCommand, waitForStep } from './quickInput';
 import { expect } from './run.ui';
 
 export const title = 'Import Judge Prompt… writes the FastChat prompts as templates and opens them with the preview';
@@ -24,7 +24,9 @@ export async function run(ctx: UiContext): Promise<void> {
   await ctx.openFileFromExplorer('helpfulness.judge');
   await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
   await startCommand(page, 'Judge Studio: Import Judge Prompt…', 'pick a FastChat, promptfoo or Vertex AI file');
-  await answer(page, source);
+  // The simple file dialog: type the path, then its Import button (Enter may land on a list row).
+  await page.locator('.quick-input-widget input').fill(source);
+  await page.locator('.quick-input-widget .monaco-button').filter({ hasText: 'Import' }).first().click();
   await waitForStep(page, 'which format is it?');
   await ctx.screenshot('import-choose-format');
   await pick(page, 'FastChat (MT-Bench) judge prompts');
