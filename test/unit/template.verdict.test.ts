@@ -146,3 +146,13 @@ describe('the parsing rule in the preview and the hover', () => {
     assert.ok(info.parts.some((p) => 'text' in p && /\[\[C\]\] means a tie/.test(p.text)));
   });
 });
+
+describe('verdict and free-form keys in the front matter', () => {
+  it('refuses a regex verdict without a pattern, a pattern on a tagged verdict, and `pair` on a pointwise template', () => {
+    const invalid = (text: string) => withCode(validateTemplate(text), 'front-matter-invalid').map((d) => d.message);
+    assert.match(invalid(FREE_SINGLE.replace('verdict: tagged', 'verdict: {format: regex}')).join(' '), /needs a `pattern`/);
+    assert.match(invalid(FREE_SINGLE.replace('verdict: tagged', 'verdict: {format: tagged, pattern: "x"}')).join(' '), /belong to `format: regex`/);
+    assert.match(invalid(FREE_SINGLE.replace('inputs:', 'pair: {a: [question], b: [answer]}\ninputs:')).join(' '), /belongs to pairwise templates/);
+    assert.match(invalid(FREE_PAIR.replace('pair: {a: [answer_a], b: [answer_b]}', 'pair: {a: [answer_a], b: [answer_b, question]}')).join(' '), /same number of fields/);
+  });
+});
