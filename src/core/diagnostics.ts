@@ -27,6 +27,11 @@ export const DIAGNOSTIC_CODES = [
   'undelimited-input',
   'verdict-before-reasoning',
   'examples-unbalanced',
+  // verdict formats and free-form templates
+  'verdict-missing',
+  'verdict-not-asked',
+  'verdict-pattern-invalid',
+  'verdict-pattern-unsafe',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -64,6 +64,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     template: templateInfoSchema,
     sample: sampleInfoSchema,
     orders: z.array(swapOrderSchema).check(z.minLength(1)),
+    /** How the judge's reply is read, when the template declares a verdict format. */
+    verdictRule: z.optional(z.string()),
     /** Warnings and infos that do not stop the render. */
     diagnostics: z.array(problemSchema),
   }),

@@ -28,6 +28,11 @@ function render(message: HostMessage): void {
   const nodes: Node[] = [toolbar(message)];
   if (message.type === 'errors') nodes.push(problems(message.title, message.errors, 'errors'));
   else {
+    if (message.verdictRule) {
+      const rule = el('p', 'verdict-rule');
+      rule.append(el('strong', undefined, 'Verdict: '), document.createTextNode(message.verdictRule));
+      nodes.push(rule);
+    }
     for (const order of message.orders) nodes.push(orderView(order, message.orders.length > 1));
     if (message.diagnostics.length) nodes.push(problems(`${message.diagnostics.length} warning${message.diagnostics.length === 1 ? '' : 's'} (the prompt still renders)`, message.diagnostics, 'warnings'));
   }

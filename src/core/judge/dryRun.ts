@@ -3,7 +3,7 @@
 import type { DatasetItem } from '../dataset/types';
 import { isSkip } from '../dataset/types';
 import type { JudgeCache } from './cache';
-import { buildRequest, requestKey } from './judgment';
+import { buildRequest, requestKey, strategySettings } from './judgment';
 import type { JudgeSettings } from './judgment';
 import type { PreparedJudge } from './prepare';
 import type { RowRange } from './runner';
@@ -83,7 +83,7 @@ export async function dryRun(opts: DryRunOptions): Promise<DryRunReport> {
         opts.log?.(rendered.error);
         break;
       }
-      const request = buildRequest(rendered.prompt.messages, opts.settings, strategy.jsonSchema);
+      const request = buildRequest(rendered.prompt.messages, strategySettings(opts.settings, strategy), strategy.jsonSchema);
       for (let sample = 0; sample < samples; sample++) {
         report.requests++;
         if (opts.cache && (await opts.cache.has(requestKey(request, sample, opts.cacheScope)))) {

@@ -10,6 +10,7 @@ import { callWithRetry } from './retry';
 import type { CallContext } from './retry';
 import type { RunStats } from './stats';
 import type { JudgeStrategy, PassOrder } from './strategy';
+import type { CheckOutcome } from './strategyTypes';
 import type { ErrorKind } from '../results/errorKinds';
 import type { OutageGate } from './outage';
 import type { ChatMessage, JudgeRequest, JudgeResponse, StructuredOutputMode } from './types';
@@ -60,7 +61,7 @@ async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Pro
   }
 }
 
-export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string };
+export type { CheckOutcome } from './strategyTypes';
 
 /** Extracts and validates a reply; never coerces (a string "4" is not a score). */
 export function checkReply<R>(text: string, schema: z.ZodType<R>): CheckOutcome<R> {
@@ -78,6 +79,11 @@ export function repairMessage(error: string, instruction: string): string {
     '',
     instruction,
   ].join('\n');
+}
+
+/** The settings a strategy's requests use: a text verdict format asks for no structured output. */
+export function strategySettings(settings: JudgeSettings, strategy: { parse?: unknown }): JudgeSettings {
+  return strategy.parse && settings.structured !== 'none' ? { ...settings, structured: 'none' } : settings;
 }
 
 /** The request one pass sends (before any repair). */
@@ -120,15 +126,16 @@ export async function judgeOnce<R extends Record<string, unknown>>(
 ): Promise<PassOutcome<R>> {
   const { stats, cache } = ctx;
   const { schema } = strategy;
-  const request = buildRequest(messages, ctx.settings, strategy.jsonSchema);
+  const check = (text: string): CheckOutcome<R> => (strategy.parse ? strategy.parse(text) : checkReply(text, schema));
+  const request = buildRequest(messages, strategySettings(ctx.settings, strategy), strategy.jsonSchema);
   const key = cache ? requestKey(request, sample, ctx.cacheScope) : undefined;
 
   if (cache && key) {
     const hit = await cache.get(key);
-    const checked = hit ? checkReply(hit.text, schema) : undefined;
+    const checked = hit ? check(hit.text) : undefined;
     if (hit && checked?.ok) {
       stats.cacheHits++;
-      const superseded = hit.superseded !== undefined ? checkReply(hit.superseded, schema) : undefined;
+      const superseded = hit.superseded !== undefined ? check(hit.superseded) : undefined;
       return {
         ok: true,
         reply: checked.value,
@@ -150,7 +157,7 @@ export async function judgeOnce<R extends Record<string, unknown>>(
   try {
     let answer = await ask(messages);
     let conversation = messages;
-    let checked = checkReply(answer.text, schema);
+    let checked = check(answer.text);
     let repaired = false;
     if (!checked.ok) {
       stats.repairs++;
@@ -158,10 +165,10 @@ export async function judgeOnce<R extends Record<string, unknown>>(
       conversation = [
         ...messages,
         { role: 'assistant', content: answer.text },
-        { role: 'user', content: repairMessage(firstError, strategy.instruction) },
+        { role: 'user', content: strategy.repair ? strategy.repair(firstError) : repairMessage(firstError, strategy.instruction) },
       ];
       answer = await ask(conversation);
-      checked = checkReply(answer.text, schema);
+      checked = check(answer.text);
       if (!checked.ok) {
         return {
           ok: false,
@@ -183,7 +190,7 @@ export async function judgeOnce<R extends Record<string, unknown>>(
           return undefined; // a failed follow-up leaves the valid reply standing
         },
       );
-      const rechecked = next ? checkReply(next.text, schema) : undefined;
+      const rechecked = next ? check(next.text) : undefined;
       // An invalid answer to the follow-up leaves the first valid reply standing too.
       if (next && rechecked?.ok) {
         superseded = { value: reply, text: answer.text };

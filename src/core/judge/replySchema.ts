@@ -6,6 +6,7 @@ import type { TemplateConfig } from '../template/types';
 import { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySchema, isDimensional } from './dimensions';
 import { fieldLines, outputInstructionText, type SchemaProperties } from './instruction';
 import { WINNERS, type Winner } from './winners';
+import { isTextFormat, verdictInstruction } from '../verdict';
 
 export { WINNERS, type Winner } from './winners';
 
@@ -70,6 +71,7 @@ function exampleReply(config: TemplateConfig): string {
 /** The instruction appended when a template has no `Output format` section. */
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
+  if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale);
   return outputInstructionText(fieldLines(replyJsonSchema(config).properties as SchemaProperties), exampleReply(config));
 }
 

@@ -7,6 +7,8 @@ import { isDimensional } from './dimensions';
 import { pairwiseSchema, pointwiseSchema, replyJsonSchema } from './replySchema';
 import type { PairwiseReply, PointwiseReply, Winner } from './replySchema';
 import { extraColumn, repairInstruction, type JudgeStrategy, type PassReply } from './strategyTypes';
+import { isTextFormat } from '../verdict';
+import { withTextVerdict } from './verdictStrategy';
 import { agreement, flipRate, majorityScore, majorityWinner, mean, round6, swapWinner } from './votes';
 
 export { repairInstruction, extraColumn, type JudgeStrategy, type PassOrder, type PassReply } from './strategyTypes';
@@ -22,6 +24,8 @@ export function strategyFor(config: TemplateConfig, options: StrategyOptions = {
     : config.kind === 'pointwise'
       ? pointwiseStrategy(config)
       : pairwiseStrategy(config);
+  // A text verdict format replaces JSON for single-verdict templates (validation refuses it with dimensions).
+  if (isTextFormat(config.verdict) && !isDimensional(config)) return withTextVerdict(strategy as unknown as JudgeStrategy, config, config.verdict);
   return strategy as unknown as JudgeStrategy;
 }
 

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import type { TemplateConfig } from '../template/types';
 import { outputInstruction } from './replySchema';
 
+export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string };
+
 /** AB renders the row as given; BA renders it with responses A and B exchanged. */
 export type PassOrder = 'AB' | 'BA';
 
@@ -23,6 +25,13 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
   readonly jsonSchema: Record<string, unknown>;
   /** Restates the expected reply in a repair request. */
   readonly instruction: string;
+  /**
+   * Reads a reply from its text, replacing JSON extraction + `schema` (a text verdict format such
+   * as FastChat's `[[N]]`). A strategy with `parse` is sent no structured-output request.
+   */
+  parse?(text: string): CheckOutcome<R>;
+  /** The repair request for a reply `parse` could not read (default: the JSON repair message). */
+  repair?(error: string): string;
   /** The orders one judgment renders, in the order passes are reported. */
   readonly orders: readonly PassOrder[];
   /** A reply to the prompt rendered in `order`, restated in the original labels. */

@@ -8,6 +8,7 @@ import type { FrontMatter, TemplateConfig } from './types';
 import { closest } from './suggest';
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
+const VERDICT_FORMATS = ['json', 'tagged', 'regex'] as const;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const intRange = z.union([
@@ -41,6 +42,24 @@ export const frontMatterSchema = z
       .optional(),
     ranking: intRange.optional(),
     degrees: z.array(z.string().min(1)).min(2).optional(),
+    // Verdict formats and free-form prompts (bring your own judge prompt).
+    verdict: z
+      .union([
+        z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }).transform((format) => ({ format })),
+        z
+          .object({
+            format: z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }),
+            pattern: z.string().min(1).optional(),
+            flags: z.string().optional(),
+            fields: z.object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), justification: z.string().min(1).optional() }).strict().optional(),
+            values: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+    freeform: z.boolean().optional(),
+    system: z.string().optional(),
+    pair: z.object({ a: z.array(z.string().regex(FIELD, 'a dataset field name')).min(1), b: z.array(z.string().regex(FIELD, 'a dataset field name')).min(1) }).strict().optional(),
     // What wrote a generated section (Generate Rubric / Evaluation Steps), for a later reader.
     generated: z
       .object({ rubric: provenance.optional(), steps: provenance.optional() })
@@ -66,6 +85,14 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
+    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown } | undefined = fm.verdict;
+    if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
+    if (verdict?.values && verdict.format === 'tagged') ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: '`values` maps what a `json` or `regex` verdict reads; a tagged verdict needs none' });
+    if (verdict?.format === 'regex' && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
+    if (verdict && verdict.format !== 'regex' && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
+    if (fm.verdict && fm.verdict.format !== 'json' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'a multi-dimension template replies in JSON; remove `verdict` or `dimensions`' });
+    if (fm.pair && fm.kind !== 'pairwise') ctx.addIssue({ code: 'custom', path: ['pair'], message: '`pair` names the fields a pairwise swap exchanges; it belongs to pairwise templates' });
+    if (fm.pair && fm.pair.a.length !== fm.pair.b.length) ctx.addIssue({ code: 'custom', path: ['pair'], message: '`pair.a` and `pair.b` must list the same number of fields (the swap exchanges a[i] with b[i])' });
     const inputs = new Set<string>();
     fm.inputs?.forEach((name, i) => {
       if (inputs.has(name)) ctx.addIssue({ code: 'custom', path: ['inputs', i], message: `input "${name}" is listed twice` });
@@ -168,6 +195,10 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     ...(fm.dimensions && { dimensions: fm.dimensions }),
     ...(fm.ranking && { ranking: fm.ranking }),
     ...(fm.degrees && { degrees: fm.degrees }),
+    ...(fm.verdict && { verdict: fm.verdict }),
+    ...(fm.freeform !== undefined && { freeform: fm.freeform }),
+    ...(fm.system !== undefined && { system: fm.system }),
+    ...(fm.pair && { pair: fm.pair }),
   };
   return { frontMatter, config, bodyStart, diagnostics };
 }
@@ -195,7 +226,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */

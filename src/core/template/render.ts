@@ -37,6 +37,10 @@ export type RenderOutcome = { ok: true; prompt: RenderedPrompt } | { ok: false; 
 interface Part {
   role: 'system' | 'user';
   source: string;
+  /** Sent exactly as rendered (a free-form body, a front-matter system message): nothing trimmed. */
+  verbatim?: boolean;
+  /** Plain text, not a Handlebars template (the front matter's `system:`). */
+  literal?: boolean;
   /** Maps an offset in `source` back to a document offset, for error positions. */
   toDoc: (offset: number) => number;
 }
@@ -54,6 +58,8 @@ function compile(t: ParsedTemplate): Compiled {
   const system = t.sections.find((s) => s.key === 'system');
   const body = t.text.slice(t.bodyStart);
   const parts: Part[] = [];
+  const freeform = t.config?.freeform === true;
+  if (t.config?.system !== undefined) parts.push({ role: 'system', source: t.config.system, toDoc: () => 0, verbatim: true, literal: true });
   if (system) {
     const a = system.headingStart - t.bodyStart;
     const b = system.bodyEnd - t.bodyStart;
@@ -61,12 +67,16 @@ function compile(t: ParsedTemplate): Compiled {
     parts.push({ role: 'system', source: t.text.slice(system.bodyStart, system.bodyEnd), toDoc: (o) => sysStart + o });
     const before = body.slice(0, a);
     parts.push({ role: 'user', source: before + body.slice(b), toDoc: (o) => (o < before.length ? t.bodyStart + o : system.bodyEnd + (o - before.length)) });
+  } else if (freeform) {
+    // Free-form: the body as written, minus the line break that ends the file.
+    const source = body.replace(/\r?\n$/, '');
+    parts.push({ role: 'user', source, toDoc: (o) => t.bodyStart + o, verbatim: true });
   } else {
     parts.push({ role: 'user', source: body, toDoc: (o) => t.bodyStart + o });
   }
   const compiled: Compiled = {
-    parts: parts.map((part) => ({ part, fn: Handlebars.compile(part.source, { noEscape: true, strict: true }) })),
-    instruction: t.config && !t.sections.some((s) => s.key === 'output_format') ? outputInstruction(t.config) : undefined,
+    parts: parts.map((part) => ({ part, fn: part.literal ? () => part.source : Handlebars.compile(part.source, { noEscape: true, strict: true }) })),
+    instruction: t.config && !freeform && !t.sections.some((s) => s.key === 'output_format') ? outputInstruction(t.config) : undefined,
   };
   cache.set(t, compiled);
   return compiled;
@@ -96,7 +106,7 @@ export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: R
     }
     const instruction = part.role === 'user' ? compiled.instruction : undefined;
     // The template's own leading/trailing whitespace is trimmed, never a value's.
-    const finish = (s: string) => (instruction ? `${s.trimEnd()}\n\n${instruction}` : s).trim();
+    const finish = (s: string) => (part.verbatim ? s : (instruction ? `${s.trimEnd()}\n\n${instruction}` : s).trim());
     const index = messages.length;
     if (opts.values === true) {
       const marked = markedRender(fn, context, raw);
@@ -105,9 +115,11 @@ export function renderTemplate(t: ParsedTemplate, record: DatasetRecord, opts: R
         messages.push({ role: part.role, content: plain });
         values.push(...marks);
       } else messages.push({ role: part.role, content: finish(raw) });
-    } else messages.push({ role: part.role, content: trimTemplateOnly(fn, context, raw, instruction) ?? finish(raw) });
+    } else messages.push({ role: part.role, content: part.verbatim ? raw : (trimTemplateOnly(fn, context, raw, instruction) ?? finish(raw)) });
   }
-  return { ok: true, prompt: { messages, values } };
+  // A free-form prompt that is all system message (promptfoo's closed-QA grader) sends no empty user turn.
+  const kept = t.config.freeform === true ? messages.filter((m, i) => m.role !== 'user' || m.content !== '' || i === 0) : messages;
+  return { ok: true, prompt: { messages: kept, values } };
 }
 
 /** Every top-level field the body reads must exist in the row and not be null, down its whole path. */
@@ -136,8 +148,13 @@ function checkFields(t: ParsedTemplate, record: DatasetRecord, rowText: string):
 
 function buildContext(t: ParsedTemplate, record: DatasetRecord, swap: boolean): DatasetRecord {
   if (!swap || t.config?.kind !== 'pairwise') return { ...record };
-  const [a, b] = pairFields(pairStyle(t));
-  return { ...record, [a]: record[b], [b]: record[a] };
+  const pairs: [string, string][] = t.config.pair ? t.config.pair.a.map((a, i) => [a, t.config!.pair!.b[i] ?? a]) : [pairFields(pairStyle(t))];
+  const swapped: DatasetRecord = { ...record };
+  for (const [a, b] of pairs) {
+    swapped[a] = record[b];
+    swapped[b] = record[a];
+  }
+  return swapped;
 }
 
 /**

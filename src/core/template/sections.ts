@@ -93,5 +93,40 @@ export function parseSections(text: string, bodyStart: number, index: LineIndex)
     const next = sections[i + 1];
     if (cur && next) cur.bodyEnd = next.headingStart;
   }
-  return { sections, codeLines, headingLines };
+  return { sections: withVertexSubsections(sections, headingLines, index), codeLines, headingLines };
+}
+
+/** Level-2 headings that stand for sections inside Vertex AI's `# Evaluation` section. */
+const VERTEX_SUBSECTIONS: Record<string, SectionKey> = { criteria: 'criteria', 'rating rubric': 'rubric', 'evaluation steps': 'evaluation_steps' };
+
+/**
+ * Vertex AI's metric prompt templates put Criteria, Rating Rubric and Evaluation Steps as `##`
+ * headings under `# Evaluation`; there they count as the sections, so such a prompt is a
+ * structured template as written.
+ */
+function withVertexSubsections(sections: Section[], headingLines: Map<number, number>, index: LineIndex): Section[] {
+  const evaluation = sections.find((s) => s.key === 'other' && s.title.replace(/:$/, '').trim().toLowerCase() === 'evaluation');
+  if (!evaluation) return sections;
+  const first = index.position(evaluation.bodyStart).line;
+  const last = index.position(Math.max(evaluation.bodyStart, evaluation.bodyEnd - 1)).line;
+  const subs: Section[] = [];
+  for (let line = first; line <= last && evaluation.bodyStart < evaluation.bodyEnd; line++) {
+    if (headingLines.get(line) !== 2) continue;
+    const title = index.lineText(line).replace(/^##\s+/, '').replace(/\s+#*\s*$/, '').trim();
+    const key = VERTEX_SUBSECTIONS[title.replace(/\s+/g, ' ').replace(/:$/, '').toLowerCase()];
+    const prev = subs[subs.length - 1];
+    const headingStart = index.lineStart(line);
+    if (prev && prev.bodyEnd === evaluation.bodyEnd) prev.bodyEnd = headingStart;
+    if (!key) continue;
+    subs.push({
+      key,
+      title,
+      heading: index.span(headingStart, index.lineEnd(line)),
+      headingStart,
+      bodyStart: line + 1 > index.lineCount ? evaluation.bodyEnd : Math.min(evaluation.bodyEnd, index.lineStart(line + 1)),
+      bodyEnd: evaluation.bodyEnd,
+    });
+  }
+  if (subs.length === 0) return sections;
+  return [...sections, ...subs].sort((a, b) => a.headingStart - b.headingStart);
 }

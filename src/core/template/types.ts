@@ -1,6 +1,7 @@
 // The parsed shape of a `.judge` template, shared by validation, rendering and the editor.
 import type { Diagnostic, Span } from '../diagnostics';
 import type { LineIndex } from '../text';
+import type { VerdictSpec } from '../verdict/types';
 
 export type JudgeKind = 'pointwise' | 'pairwise';
 
@@ -36,6 +37,14 @@ export interface TemplateConfig {
   ranking?: IntRange;
   /** Multi-dimension pairwise: preference degrees, weakest first; first means "about the same". */
   degrees?: string[];
+  /** How the judge states its verdict; absent means JSON. */
+  verdict?: VerdictSpec;
+  /** The body is the prompt exactly as written: no required sections, nothing appended. */
+  freeform?: boolean;
+  /** The system message, sent verbatim (no placeholders). */
+  system?: string;
+  /** Pairwise: the fields the position swap exchanges, a[i] with b[i] (default response_a/response_b). */
+  pair?: { a: string[]; b: string[] };
 }
 
 /** Canonical section keys; `other` is any level-1 heading we do not know. */

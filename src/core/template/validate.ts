@@ -5,6 +5,7 @@ import { parseTemplate } from './parse';
 import { knownFields, pairStyle, usedFields } from './fields';
 import { parseSections, SECTION_TITLES } from './sections';
 import { lintTemplate } from './lints';
+import { checkVerdict } from './verdictChecks';
 import { closest } from './suggest';
 import type { ParsedTemplate, Section, SectionKey, TemplateConfig } from './types';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
@@ -27,6 +28,7 @@ export function validateTemplate(input: string | ParsedTemplate): Diagnostic[] {
       checkExamples(t, t.config, out);
       if (t.config.dimensions) checkDimensions(t, t.config, out);
       lintTemplate(t, t.config, out);
+      checkVerdict(t, t.config, out, bodyAnchor(t));
     }
   } catch (e) {
     out.push({ line: 1, column: 1, endLine: 1, endColumn: 1, severity: 'error', code: 'front-matter-invalid', message: `Judge Studio could not finish validating this template (${(e as Error).message}); please report this with the file.` });
@@ -59,6 +61,11 @@ function checkSections(t: ParsedTemplate, out: Diagnostic[]) {
     }
   }
   if (!t.config) return;
+  const system = seen.get('system');
+  if (t.config.system !== undefined && system) {
+    out.push({ ...system.heading, severity: 'error', code: 'duplicate-section', message: 'The system message is given twice: by `system:` in the front matter and by this section; keep one.' });
+  }
+  if (t.config.freeform) return; // a free-form body is the prompt as written: no section is required
   for (const key of REQUIRED[t.config.kind]) {
     if (seen.has(key)) continue;
     const title = SECTION_TITLES[key];
@@ -97,15 +104,17 @@ function checkPlaceholders(t: ParsedTemplate, config: TemplateConfig, out: Diagn
   const require = (field: string, why: string) => {
     if (!used.has(field)) out.push({ ...anchor, severity: 'error', code: 'missing-placeholder', message: `${why}: add \`{{${field}}}\` where the judge should see it.`, data: { placeholder: field } });
   };
-  if (config.kind === 'pointwise') {
-    require('response', 'The judge never sees the response being rated');
+  if (config.pair) {
+    for (const field of [...config.pair.a, ...config.pair.b]) require(field, `\`pair\` swaps \`${field}\`, but the judge never sees it`);
+  } else if (config.kind === 'pointwise') {
+    if (!config.freeform) require('response', 'The judge never sees the response being rated');
   } else if (pairStyle(t) === 'vertex') {
     require('response', 'With `{{baseline_model_response}}` (slot A) the candidate `{{response}}` (slot B) is needed');
   } else {
     require('response_a', 'A pairwise judge must see both responses');
     require('response_b', 'A pairwise judge must see both responses');
   }
-  if (!used.has('prompt')) {
+  if (!used.has('prompt') && !config.freeform) {
     out.push({ ...anchor, severity: 'warning', code: 'missing-placeholder', message: 'The judge never sees the prompt the response answers; add `{{prompt}}` unless the criteria need no context.', data: { placeholder: 'prompt' } });
   }
   for (const input of config.inputs ?? []) {

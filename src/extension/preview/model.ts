@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../../core/diagnostics';
 import type { DatasetRecord } from '../../core/dataset/types';
 import { renderTemplate, type ParsedTemplate, type RenderedPrompt } from '../../core/template';
+import { verdictRule } from '../../core/verdict';
 import type { HostMessage, PreviewMessage, Problem, SampleInfo, SwapOrder, TemplateInfo } from '../../protocol/preview';
 
 /** The chosen dataset row, or why there is none (codes: no-dataset, dataset-unreadable, row-missing, row-skipped). */
@@ -45,7 +46,8 @@ export function buildPreview(input: PreviewInput): HostMessage {
     }
     orders.push({ label: step.label, sent: step.sent, messages: toMessages(outcome.prompt) });
   }
-  return { type: 'render', template, sample, orders, diagnostics: input.diagnostics.map(toProblem) };
+  const rule = t.config?.verdict ? { verdictRule: verdictRule(t.config.verdict, t.config.kind, t.config.scale) } : {};
+  return { type: 'render', template, sample, orders, ...rule, diagnostics: input.diagnostics.map(toProblem) };
 }
 
 function toMessages(prompt: RenderedPrompt): PreviewMessage[] {

@@ -53,6 +53,22 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
     doc: 'For multi-dimension pairwise templates: how much better the preferred response is, weakest first; the first means "about the same".',
     kind: 'pairwise',
   },
+  verdict: {
+    summary: 'How the verdict is read: json (default), tagged or regex',
+    doc: '`tagged` reads FastChat\'s `[[N]]` (else `[N]`) score or `[[A]]`/`[[B]]`/`[[C]]` (C = tie); `{format: regex, pattern: "…(?<score>…)"}` reads a named group. The text before the verdict is the justification; no structured output is requested for these formats.',
+    snippet: 'tagged',
+  },
+  freeform: {
+    summary: 'The body is the prompt exactly as written',
+    doc: 'No required sections and nothing appended: the body is sent as written (minus the file\'s last line break). Declare a `verdict` and tell the judge that format in the prompt.',
+    snippet: 'true',
+  },
+  system: { summary: 'System message, sent verbatim', doc: 'Plain text (no placeholders), sent exactly as written; use it or a `# System` section, not both.' },
+  pair: {
+    summary: 'Fields the position swap exchanges',
+    kind: 'pairwise',
+    doc: 'Pairwise templates whose answers are not `response_a`/`response_b`: `pair: {a: [answer_a_1, answer_a_2], b: [answer_b_1, answer_b_2]}` swaps a[i] with b[i] in pass 2.',
+  },
 };
 
 export const MODEL_KEYS: Record<string, KeyDoc> = {

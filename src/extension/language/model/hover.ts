@@ -1,6 +1,7 @@
 // Hover as data: a placeholder (where its value comes from and what it is in the chosen row), a
 // rubric point, a front-matter key, a section heading.
 import { FIELD_DOCS, STANDARD_FIELDS, type ParsedTemplate, type Placeholder } from '../../../core/template';
+import { verdictRule } from '../../../core/verdict';
 import { displayValue, valueAt } from '../../preview/rows';
 import { declaredInputs, templateKind } from './completion';
 import { MODEL_KEYS, SECTION_DOCS, TOP_LEVEL_KEYS } from './docs';
@@ -86,7 +87,10 @@ function keyHover(t: ParsedTemplate, offset: number): HoverInfo | undefined {
   const nested = (m[1] ?? '').length > 0;
   const doc = nested ? (isUnderModel(t, line) ? MODEL_KEYS[m[2]] : undefined) : TOP_LEVEL_KEYS[m[2]];
   if (!doc) return undefined;
-  return { start, end, parts: [{ md: `**${nested ? 'model.' : ''}${m[2]}** — ${doc.summary}` }, { md: doc.doc }] };
+  const parts: HoverPart[] = [{ md: `**${nested ? 'model.' : ''}${m[2]}** — ${doc.summary}` }, { md: doc.doc }];
+  // The rule this template's replies are read by (the pattern comes from the file: shown as text).
+  if (!nested && m[2] === 'verdict' && t.config) parts.push({ text: verdictRule(t.config.verdict, t.config.kind, t.config.scale) });
+  return { start, end, parts };
 }
 
 function isUnderModel(t: ParsedTemplate, line: number): boolean {

@@ -1,0 +1,52 @@
+// `judge-studio import fastchat|promptfoo|vertex FILE --out DIR`: writes one template per judge prompt
+// found and validates each; an existing file is left alone unless --force.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { IMPORT_FORMATS, importJudgePrompts, type ImportFormat } from '../../core/import';
+import { validateTemplate } from '../../core/template';
+import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
+
+export const importCommand: Command = async (args, io) => {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [format, file, ...rest] = positionals;
+  if (!format || !IMPORT_FORMATS.includes(format as ImportFormat)) throw new UsageError(`import: name a format (${IMPORT_FORMATS.join(', ')}), e.g. \`judge-studio import fastchat judge_prompts.jsonl --out judges\``);
+  if (!file || rest.length > 0) throw new UsageError('import: name exactly one source file');
+  if (!values.out) throw new UsageError('import: --out DIR is required (the folder the templates are written to)');
+  let text: string;
+  try {
+    text = await readFile(path.resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const result = importJudgePrompts(format as ImportFormat, text, path.basename(file));
+  const outDir = path.resolve(io.cwd, values.out);
+  await mkdir(outDir, { recursive: true });
+  const written: { file: string; source: string; errors: number; warnings: number; skipped?: string }[] = [];
+  for (const t of result.templates) {
+    const target = path.join(outDir, t.file);
+    const diagnostics = validateTemplate(t.text);
+    const entry = { file: path.relative(io.cwd, target) || target, source: t.source, errors: diagnostics.filter((d) => d.severity === 'error').length, warnings: diagnostics.filter((d) => d.severity === 'warning').length };
+    try {
+      await writeFile(target, t.text, { flag: values.force ? 'w' : 'wx' });
+      written.push(entry);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`${entry.file}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      written.push({ ...entry, skipped: 'exists (use --force to overwrite)' });
+    }
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify({ templates: written, problems: result.problems }, null, 2) + '\n');
+  } else {
+    for (const w of written) io.stdout(`${w.skipped ? 'skipped' : 'wrote'} ${w.file} (from ${w.source})${w.skipped ? `: ${w.skipped}` : ''}${w.errors ? `, ${w.errors} validation error(s)` : ''}\n`);
+    for (const p of result.problems) io.stderr(`${file}: ${p.where}: ${p.severity}: ${p.message}\n`);
+    io.stderr(`${written.filter((w) => !w.skipped).length} template(s) written to ${path.relative(io.cwd, outDir) || '.'}; ${result.problems.filter((p) => p.severity === 'error').length} prompt(s) not imported\n`);
+  }
+  const failed = result.problems.some((p) => p.severity === 'error') || written.some((w) => w.errors > 0 || w.skipped) || written.length === 0;
+  return failed ? EXIT_FINDINGS : EXIT_OK;
+};

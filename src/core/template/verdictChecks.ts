@@ -1,0 +1,48 @@
+// Checks for verdict formats and free-form templates: a free-form prompt must declare how its
+// verdict is read, a custom pattern must compile (and not backtrack catastrophically), and the
+// prompt should tell the judge the format it will be read in.
+import { isScalar, parseDocument, type Node } from 'yaml';
+import type { Diagnostic, Span } from '../diagnostics';
+import { compileVerdictPattern } from '../verdict/regex';
+import type { ParsedTemplate, TemplateConfig } from './types';
+
+export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[], anchor: Span): void {
+  const spec = config.verdict;
+  if (config.freeform && !spec) {
+    out.push({ ...frontMatterSpan(t, ['freeform']), severity: 'error', code: 'verdict-missing', message: 'A free-form template must declare how its verdict is read: add `verdict: tagged` (FastChat\'s [[N]] / [[A]]), `verdict: json`, or `verdict: {format: regex, pattern: "…"}`.' });
+    return;
+  }
+  if (spec?.format === 'regex' && spec.pattern) {
+    const checked = compileVerdictPattern(spec.pattern, spec.flags, config.kind);
+    if (!checked.ok) out.push({ ...frontMatterSpan(t, ['verdict', 'pattern']), severity: 'error', code: checked.code, message: checked.message });
+  }
+  // Only free-form prompts (and templates with their own Output format) state the format themselves.
+  const writesOwn = config.freeform === true || t.sections.some((s) => s.key === 'output_format');
+  if (!spec || !writesOwn) return;
+  const prompt = `${config.system ?? ''}\n${t.text.slice(t.bodyStart)}`;
+  const told =
+    spec.format === 'json'
+      ? /json/i.test(prompt)
+      : spec.format === 'tagged'
+        ? config.kind === 'pointwise'
+          ? prompt.includes('[[')
+          : prompt.includes('[[A]]') && prompt.includes('[[B]]')
+        : true; // a custom pattern cannot be checked against prose
+  if (!told) {
+    const shape = spec.format === 'json' ? 'a JSON object' : config.kind === 'pointwise' ? 'a rating in double brackets, e.g. "Rating: [[5]]"' : '"[[A]]", "[[B]]" or "[[C]]" (a tie)';
+    out.push({ ...anchor, severity: 'warning', code: 'verdict-not-asked', message: `The verdict is read as ${spec.format}, but the prompt never asks for it; tell the judge to end with ${shape}, or replies will need a repair request.` });
+  }
+}
+
+/** The YAML span of a front-matter key path, else the `---` line. */
+export function frontMatterSpan(t: ParsedTemplate, path: (string | number)[]) {
+  const fm = t.frontMatter;
+  if (fm) {
+    const doc = parseDocument(t.text.slice(fm.start, fm.end));
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n), true) as Node | undefined;
+      if (node && (isScalar(node) || 'items' in node) && node.range) return t.index.span(fm.start + node.range[0], fm.start + node.range[1]);
+    }
+  }
+  return t.index.span(0, 3);
+}

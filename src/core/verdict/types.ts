@@ -1,0 +1,30 @@
+// How a template's judge states its verdict. JSON is the default; the other formats read a verdict
+// out of free text, so a judge prompt written for another tool can be run unchanged.
+
+/** `tagged`: FastChat's `[[N]]` (pointwise) or `[[A]]`/`[[B]]`/`[[C]]` (pairwise, C = tie). */
+export type VerdictFormat = 'json' | 'tagged' | 'regex';
+
+export interface VerdictSpec {
+  format: VerdictFormat;
+  /** `regex` only: a JavaScript regular expression with a named group `score` or `winner`. */
+  pattern?: string;
+  /** `regex` only: any of `i`, `m`, `s`. */
+  flags?: string;
+  /** `json` only: the reply's field names when they are not `score`/`winner`/`justification` (e.g. promptfoo's `pass`, `reason`). */
+  fields?: { score?: string; winner?: string; justification?: string };
+  /** `json` and `regex`: the verdict as written → the score or winner it means, e.g. `{Y: 1, N: 0}`. */
+  values?: Record<string, number | string>;
+}
+
+export type VerdictKind = 'pointwise' | 'pairwise';
+
+/** A verdict read from free text; `justification` is the reply text before the verdict. */
+export type TextVerdict =
+  | { ok: true; justification: string; score: number }
+  | { ok: true; justification: string; winner: 'A' | 'B' | 'TIE' }
+  | { ok: false; error: string };
+
+/** A format read by the verdict module (anything but plain JSON with the standard fields). */
+export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec {
+  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined);
+}

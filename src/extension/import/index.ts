@@ -1,0 +1,103 @@
+// Import Judge Prompt…: pick a FastChat, promptfoo or Vertex AI file, choose its format, and the
+// templates it holds are written beside it (never over an existing file) and opened with the preview.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { importJudgePrompts, type ImportFormat } from '../../core/import';
+import type { Studio } from '../studio';
+
+/** Command arguments (tests, automation): skip the prompts. */
+export interface ImportArgs {
+  file?: string;
+  format?: ImportFormat;
+  /** Folder to write into; default: the source file's folder. */
+  folder?: string;
+}
+
+export interface ImportOutcome {
+  written: string[];
+  skipped: string[];
+  problems: string[];
+}
+
+const FORMATS: { format: ImportFormat; label: string; detail: string; ext: RegExp }[] = [
+  { format: 'fastchat', label: 'FastChat (MT-Bench) judge prompts', detail: 'judge_prompts.jsonl: one template per prompt, verdicts read as [[N]] / [[A]]', ext: /\.jsonl$/i },
+  { format: 'promptfoo', label: 'promptfoo config', detail: 'promptfooconfig.yaml: one template per llm-rubric, g-eval or model-graded-closedqa assertion', ext: /\.ya?ml$/i },
+  { format: 'vertex', label: 'Vertex AI metric prompt template', detail: 'the text of a Pointwise/PairwiseMetricPromptTemplate', ext: /\.(txt|md)$/i },
+];
+
+export function registerImport(studio: Studio): void {
+  studio.push(
+    vscode.commands.registerCommand('judgeStudio.importJudgePrompt', async (args?: ImportArgs) => {
+      try {
+        return await importPrompts(studio, args ?? {});
+      } catch (e) {
+        studio.log.error('import failed', e);
+        void vscode.window.showErrorMessage(`Judge Studio could not import the judge prompt: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+    }),
+  );
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOutcome | undefined> {
+  let source = args.file ? vscode.Uri.file(args.file) : undefined;
+  if (!source) {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Import',
+      title: 'Import Judge Prompt: pick a FastChat, promptfoo or Vertex AI file',
+      filters: { 'Judge prompts': ['jsonl', 'yaml', 'yml', 'txt', 'md'], 'All files': ['*'] },
+      ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+    });
+    source = picked?.[0];
+    if (!source) return undefined;
+  }
+  let format = args.format;
+  if (!format) {
+    const guess = FORMATS.find((f) => f.ext.test(source.path));
+    const items = [...FORMATS].sort((a, b) => Number(b === guess) - Number(a === guess)).map((f) => ({ label: f.label, detail: f.detail, format: f.format }));
+    const pick = await vscode.window.showQuickPick(items, { title: `Import ${path.basename(source.path)}: which format is it?` });
+    if (!pick) return undefined;
+    format = pick.format;
+  }
+  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(source));
+  const result = importJudgePrompts(format, text, path.basename(source.path));
+  const folder = args.folder ? vscode.Uri.file(args.folder) : vscode.Uri.joinPath(source, '..');
+  const outcome: ImportOutcome = { written: [], skipped: [], problems: result.problems.map((p) => `${p.where}: ${p.severity}: ${p.message}`) };
+  for (const t of result.templates) {
+    const target = vscode.Uri.joinPath(folder, t.file);
+    if (await exists(target)) {
+      outcome.skipped.push(target.fsPath);
+      continue;
+    }
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(t.text));
+    outcome.written.push(target.fsPath);
+  }
+  for (const p of outcome.problems) studio.log.warn(`import ${path.basename(source.path)}: ${p}`);
+  for (const s of outcome.skipped) studio.log.warn(`import: ${s} already exists; left unchanged`);
+  const first = outcome.written[0];
+  if (first) {
+    for (const file of outcome.written) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: file !== first });
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(first));
+    await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+    await vscode.commands.executeCommand('judgeStudio.openPreviewToSide', doc.uri);
+  }
+  const summary = `Imported ${outcome.written.length} template(s) from ${path.basename(source.path)}` +
+    (outcome.skipped.length ? `; ${outcome.skipped.length} left unchanged because the file exists` : '') +
+    (outcome.problems.length ? `; ${outcome.problems.length} problem(s), see the Judge Studio output` : '');
+  if (outcome.problems.length || outcome.skipped.length || !first) void vscode.window.showWarningMessage(summary);
+  else void vscode.window.showInformationMessage(summary);
+  return outcome;
+}
