@@ -12,6 +12,7 @@ import { registerPreview } from './preview';
 import { registerProviders } from './providers';
 import { registerResults } from './results';
 import { registerCompare } from './compare';
+import { registerProbe } from './probe';
 import { registerRun } from './run';
 import { registerReview } from './review';
 import { Studio } from './studio';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['human review', registerReview],
     ['results viewer', registerResults],
     ['compare runs', registerCompare],
+    ['probe judge', registerProbe],
   ];
   for (const [name, register] of features) {
     try {
