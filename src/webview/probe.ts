@@ -21,7 +21,8 @@ function section(cls: string, title: string, ...children: Node[]): HTMLElement {
 
 /** The mean shift and its interval on an axis from −range to +range, zero in the middle. */
 function shiftChart(p: ProbeBar, range: number): HTMLElement {
-  const at = (x: number) => (x + range) / (2 * range);
+  // A margin on both ends keeps a shift at the edge of the range visible.
+  const at = (x: number) => 0.04 + (0.92 * (x + range)) / (2 * range);
   const chart = el('div', 'shift');
   chart.title = `mean shift ${signed(p.meanShift)}, 95% interval ${p.ci ? `${signed(p.ci[0])} to ${signed(p.ci[1])}` : '—'}`;
   const axis = el('div', 'axis');
@@ -113,11 +114,11 @@ function render(v: ProbeView): void {
     button('Open Probe Dataset', 'Open probe-dataset.jsonl: each row followed by its perturbed copies', () => host.post({ type: 'openFile', file: 'dataset' })),
     button('Open Results', 'Open probe-results.jsonl', () => host.post({ type: 'openFile', file: 'results' })),
   );
-  const range = Math.max(1, ...v.probes.flatMap((p) => [p.meanShift ?? 0, ...(p.ci ?? [])].map(Math.abs)));
+  const range = Math.max(1, Math.ceil(Math.max(...v.probes.flatMap((p) => [p.meanShift ?? 0, ...(p.ci ?? [])].map(Math.abs)))));
   const bars = el('div', 'bars');
   const legend = el('div', 'legend muted');
   const towards = v.kind === 'pairwise' ? `towards response B: B = +1, TIE = 0, A = −1` : 'in score points';
-  legend.append(el('span', undefined, `Share of verdicts changed; the line marks the threshold (${v.threshold}).`), el('span', undefined, `Mean shift ${towards}, with its 95% interval; axis ±${range.toFixed(range % 1 ? 2 : 0)}.`));
+  legend.append(el('span', undefined, `Share of verdicts changed; the line marks the threshold (${v.threshold}).`), el('span', undefined, `Mean shift ${towards}, with its 95% interval; axis ±${range}.`));
   bars.append(...v.probes.map((p) => bar(p, v.threshold, range)));
   const facts = el('div', 'muted');
   if (v.positionInconsistent !== null) facts.append(el('p', undefined, `Position swap: ${num(v.positionInconsistent)} of the original verdicts changed with the order of the responses.`));
