@@ -127,18 +127,22 @@ export function registerProbe(studio: Studio): void {
     panels,
     chooser,
     vscode.commands.registerCommand(PROBE_COMMAND, probeCommand),
-    vscode.window.registerWebviewPanelSerializer(
-      PROBE_VIEW_TYPE,
-      panels.serializer(
-        probeStateSchema,
-        (s) => vscode.Uri.file(s.dir).toString(),
-        (panel, s) => {
-          void open(panel, vscode.Uri.file(s.dir))
-            .show(s.dataset)
-            .catch((e: unknown) => studio.log.warn('the probe view could not be restored', e));
-        },
-      ),
-    ),
+    // Unlike PanelSet's serializer, this one resolves only once the page has its HTML: VS Code
+    // holds a revived webview until then (drawn any earlier, its scripts sometimes failed to load).
+    vscode.window.registerWebviewPanelSerializer(PROBE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const parsed = probeStateSchema.safeParse(state);
+        const dir = parsed.success ? vscode.Uri.file(parsed.data.dir) : undefined;
+        if (!parsed.success || !dir || panels.get(dir.toString())) {
+          panel.dispose();
+          if (dir) panels.get(dir.toString())?.panel.reveal(undefined, true);
+          return;
+        }
+        await open(panel, dir)
+          .show(parsed.data.dataset)
+          .catch((e: unknown) => studio.log.warn('the probe view could not be restored', e));
+      },
+    }),
   );
 }
 

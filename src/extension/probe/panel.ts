@@ -12,6 +12,8 @@ import type { KeyedPanel } from '../webview/panels';
 import { buildProbeView } from './model';
 
 export const PROBE_VIEW_TYPE = 'judgeStudio.probe';
+/** How long a page may take to post 'ready' before it is drawn again. */
+const PAGE_START_MS = 5_000;
 
 export function probeFiles(dir: vscode.Uri): { report: vscode.Uri; dataset: vscode.Uri; results: vscode.Uri } {
   return {
@@ -43,6 +45,8 @@ export class ProbePanel implements KeyedPanel {
   private disposed = false;
   /** Said again whenever the page (re)loads and posts 'ready'. */
   private note: string | undefined;
+  private started = false;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -68,7 +72,20 @@ export class ProbePanel implements KeyedPanel {
     const state: ProbeState = { dir: this.dir.fsPath, dataset };
     const initial: InitialData = { state, message };
     this.panel.title = message.type === 'report' ? `Probes: ${message.view.metric}` : 'Probes';
-    this.panel.webview.html = webviewPage({ webview: this.panel.webview, extensionUri: this.studio.context.extensionUri, view: 'probe', title: this.panel.title, initial });
+    const draw = (attempt: number) => {
+      this.started = false;
+      this.panel.webview.html = webviewPage({ webview: this.panel.webview, extensionUri: this.studio.context.extensionUri, view: 'probe', title: this.panel.title, initial });
+      // In VS Code for the Web a webview revived right after a reload sometimes fails to fetch its
+      // script (its service worker is not ready yet) and stays blank: a page that never says
+      // 'ready' is drawn again, at most twice.
+      if (this.watchdog !== undefined) clearTimeout(this.watchdog);
+      this.watchdog = setTimeout(() => {
+        if (this.started || this.disposed || attempt >= 2) return;
+        this.studio.log.info(`probe view: the page of ${vscode.workspace.asRelativePath(this.dir, false)} did not start; drawing it again`);
+        draw(attempt + 1);
+      }, PAGE_START_MS);
+    };
+    draw(0);
     this.note = interrupted ? 'The probe run was cancelled: the figures cover only the copies judged before it stopped.' : undefined;
     return message.type === 'report' ? message.view : undefined;
   }
@@ -76,6 +93,7 @@ export class ProbePanel implements KeyedPanel {
   private async handle(m: WebviewMessage): Promise<void> {
     const files = probeFiles(this.dir);
     if (m.type === 'ready') {
+      this.started = true;
       if (this.note) await this.panel.webview.postMessage({ type: 'notice', text: this.note } satisfies HostMessage);
     } else if (m.type === 'openRow') {
       await vscode.commands.executeCommand(SHOW_RESULT_ROW, { file: files.results.fsPath, row: m.row });
@@ -94,6 +112,7 @@ export class ProbePanel implements KeyedPanel {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.watchdog !== undefined) clearTimeout(this.watchdog);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     this.onDisposed();

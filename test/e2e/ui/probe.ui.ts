@@ -65,5 +65,21 @@ export async function run(ctx: UiContext): Promise<void> {
     const score = (await run.locator('.score .value').textContent()) ?? '';
     expect(score === '5', `the run view shows the perturbed copy's score: ${score}`);
     await ctx.screenshot('probe-row-in-run-view');
+
+    // After a window reload the serializer draws the probe view again from the files on disk
+    // (edited here, so an unchanged page would not pass).
+    const reportFile = path.join(ctx.workspace, '.judge-studio', 'probes', outDirs[0]!, 'probe-report.json');
+    fs.writeFileSync(reportFile, fs.readFileSync(reportFile, 'utf8').replace('"threshold": 0.1,', '"threshold": 0.05,'));
+    const reloaded = ctx.page.waitForEvent('load', { timeout: 60_000 });
+    await ctx.page.keyboard.press('F1');
+    await ctx.page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
+    await ctx.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().waitFor();
+    await ctx.page.keyboard.press('Enter');
+    await reloaded;
+    await ctx.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // A page that fails to start after the reload is drawn again after 5 s (see ProbePanel).
+    const restored = await ctx.findInFrames('p.verdict', 60_000);
+    const again = (await restored.textContent()) ?? '';
+    expect(again === 'Susceptible to: self-assessment (changed more than 0.05 of the verdicts).', `the restored probe view reads the report again: ${again}`);
   });
 }
