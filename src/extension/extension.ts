@@ -12,6 +12,7 @@ import { registerPreview } from './preview';
 import { registerProviders } from './providers';
 import { registerResults } from './results';
 import { registerCompare } from './compare';
+import { registerProbe } from './probe';
 import { registerRun } from './run';
 import { registerReview } from './review';
 import { registerImport } from './import';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['results viewer', registerResults],
     ['compare runs', registerCompare],
     ['import judge prompts', registerImport],
+    ['probe judge', registerProbe],
   ];
   for (const [name, register] of features) {
     try {

@@ -31,6 +31,8 @@ export interface ProbeRunOptions {
   stats?: RunStats;
   signal?: AbortSignal;
   log?: (message: string) => void;
+  /** After the probe dataset is built (done 0) and after each judged copy is written. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface ProbeRun {
@@ -57,6 +59,9 @@ export async function runProbes(opts: ProbeRunOptions): Promise<ProbeRun> {
   };
   await fs.writeFile(files.dataset, built.rows.map((r) => `${JSON.stringify(r.record)}\n`).join(''), 'utf8');
   const writer = new ResultsWriter(files.results, true);
+  const total = built.rows.length;
+  let done = 0;
+  opts.onProgress?.(0, total);
   let interrupted: boolean;
   try {
     ({ interrupted } = await runJudge({
@@ -64,7 +69,10 @@ export async function runProbes(opts: ProbeRunOptions): Promise<ProbeRun> {
       client: opts.client,
       settings: opts.settings,
       items: toAsync(built.rows),
-      write: (line) => writer.write(line),
+      write: (line) => {
+        writer.write(line);
+        opts.onProgress?.(++done, total);
+      },
       ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
       ...(opts.cache ? { cache: opts.cache } : {}),
       ...(opts.cacheScope ? { cacheScope: opts.cacheScope } : {}),
