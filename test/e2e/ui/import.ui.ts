@@ -25,7 +25,13 @@ export async function run(ctx: UiContext): Promise<void> {
   await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
   await startCommand(page, 'Judge Studio: Import Judge Prompt…', 'pick a FastChat, promptfoo or Vertex AI file');
   // The simple file dialog: type the path, then its Import button (Enter may land on a list row).
-  await page.locator('.quick-input-widget input').fill(source);
+  // The dialog fills in its starting folder once it has listed it; on a loaded machine that can land
+  // after our text, so wait for the folder's listing, then type, and check the text stuck.
+  const input = page.locator('.quick-input-widget input');
+  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'judge_prompts.jsonl' }).first().waitFor({ timeout: 20_000 });
+  const deadline = Date.now() + 20_000;
+  do await input.fill(source);
+  while ((await input.inputValue()) !== source && Date.now() < deadline);
   await page.locator('.quick-input-widget .monaco-button').filter({ hasText: 'Import' }).first().click();
   await waitForStep(page, 'which format is it?');
   await ctx.screenshot('import-choose-format');
