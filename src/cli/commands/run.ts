@@ -23,6 +23,7 @@ import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { CliIO, Command } from '../io';
 import { loadValidTemplate } from '../template';
+import { buildPanel, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
 
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
@@ -40,6 +41,11 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --timeout MS             per-request deadline (default 120000)
   --retries N              retries on 429, 5xx, timeouts and network errors (default ${DEFAULT_RETRY.retries})
   --samples N              judge each row N times; majority verdict, agreement as confidence
+  --judge MODEL[@BASE_URL] a panel member (repeatable; replaces the template's model.judges): every
+                           member judges every row with the full protocol; BASE_URL may also be a
+                           name given with --endpoint. Without @, the member uses --base-url.
+  --endpoint NAME=URL      names an endpoint for --judge MODEL@NAME and model.judges[].endpoint
+  --min-judges N           panel quorum: judges that must answer (default: a strict majority)
   --reask-on-violation     templates with dimensions: when a reply breaks a consistency rule, send one
                            follow-up quoting the rule; both replies are kept and the rules the final
                            one still breaks are reported. Without it violations are only reported.
@@ -85,6 +91,9 @@ const OPTIONS = {
   timeout: { type: 'string' },
   retries: { type: 'string' },
   samples: { type: 'string' },
+  judge: { type: 'string', multiple: true },
+  endpoint: { type: 'string', multiple: true },
+  'min-judges': { type: 'string' },
   'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
   resume: { type: 'boolean' },
@@ -138,7 +147,16 @@ export const runCommand: Command = async (args, io) => {
   const { config, metric } = judge;
 
   const dataFile = await checkDataset(io.cwd, v.data);
-  const model = v.model ?? config.model.name;
+  const named = parseEndpoints(v.endpoint ?? []);
+  const members = panelRequest(v.judge, config, named);
+  const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : config.model.min_judges;
+  if (members) {
+    if (isDimensional(config)) throw new UsageError(`${templateFile} declares dimensions; a panel of judges works with plain pointwise and pairwise templates`);
+    if (v.model !== undefined) throw new UsageError('--model names one judge; with a panel (--judge or model.judges) name each member with --judge instead');
+  } else if (minJudges !== undefined && v['min-judges'] !== undefined) {
+    throw new UsageError('--min-judges needs a panel: name the members with --judge (repeatable) or model.judges in the template');
+  }
+  const model = members ? members.map((m) => m.model).join(', ') : (v.model ?? config.model.name);
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const shownURL = redactUrl(baseURL);
@@ -195,7 +213,19 @@ export const runCommand: Command = async (args, io) => {
     return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
   }
 
-  const client = makeClient(v, { baseURL, timeoutMs, headers, log, io });
+  let panel: PanelBuild | undefined;
+  if (members) {
+    // One client per endpoint; the run's own base URL is only set up when a member uses it.
+    panel = buildPanel(members, {
+      runBaseURL: baseURL,
+      named,
+      settings,
+      identity: { headers, ...(v.org !== undefined ? { organization: v.org } : {}), ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}) },
+      quorum: minJudges,
+      clientFor: (url) => makeClient(v, { baseURL: url, timeoutMs, headers, log, io }),
+    });
+  }
+  const client = panel ? panel.panel.members[0]!.client : makeClient(v, { baseURL, timeoutMs, headers, log, io });
   const stats = new RunStats();
   const mode = v.resume ? 'resume' : v.overwrite ? 'overwrite' : 'new';
   if (mode === 'overwrite' && (await fs.stat(outFile).then((s) => s.size > 0, () => false))) log(`--overwrite: starting ${outName} again`);
@@ -222,10 +252,12 @@ export const runCommand: Command = async (args, io) => {
       onSkip: (skip) => datasetLog(skip.error),
       onStart: (s, scan) => {
         if (scan && scan.lines > 0) log(`resuming: ${scan.done.size} judged row(s) in ${outName} are kept, ${scan.failed.size} failed row(s) will be judged again`);
-        log(`judging ${s.total} row(s) of ${v.data} with ${model} at ${shownURL} → ${outName}`);
+        const who = panel ? `a panel of ${panel.panel.members.length} judge(s) (${panel.described.join('; ')})` : `${model} at ${shownURL}`;
+        log(`judging ${s.total} row(s) of ${v.data} with ${who} → ${outName}`);
       },
       ...(rows ? { rows } : {}),
       ...(cache ? { cache } : {}),
+      ...(panel ? { panel: panel.panel } : {}),
       ...signalOpt,
     });
   } catch (e) {

@@ -11,6 +11,7 @@ import type { PreparedJudge } from './prepare';
 import { DEFAULT_RETRY } from './retry';
 import type { RetryPolicy } from './retry';
 import type { OutageGate } from './outage';
+import { judgePanelRow, type Panel } from './panel';
 import { judgeRow, type RowOutcome } from './row';
 import { RunStats } from './stats';
 import type { JudgeClient } from './types';
@@ -49,6 +50,8 @@ export interface RunnerOptions {
   onSkip?: (skip: DatasetSkip) => void;
   stats?: RunStats;
   limiter?: LimiterOptions;
+  /** A panel of judges: every member judges every row (client, settings and cacheScope above are unused). */
+  panel?: Panel;
 }
 
 export interface RunResult {
@@ -93,14 +96,14 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   };
 
   // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
-  const callsPerRow = samples * opts.judge.strategy.orders.length;
+  const callsPerRow = samples * opts.judge.strategy.orders.length * (opts.panel?.members.length ?? 1);
   const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
   const inflight = new Set<Promise<void>>();
   let fatalError: unknown;
   let readError: unknown;
 
   const start = (row: DatasetRow) => {
-    const task = judgeRow(row, opts.judge, samples, ctx)
+    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : judgeRow(row, opts.judge, samples, ctx))
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
         opts.write(outcome.line, outcome);

@@ -20,6 +20,12 @@ export interface ModelDefaults {
   max_tokens?: number;
   /** Pairwise position swap; default true. */
   swap: boolean;
+  /** A panel of judges: each a model, with an endpoint (base URL or endpoint name) when not the run's. */
+  judges?: { model: string; endpoint?: string }[];
+  /** Judges that must answer for a panel verdict (default: a strict majority of the panel). */
+  min_judges?: number;
+  /** `expected`: also record the probability-weighted score from token logprobs. */
+  scoring?: 'expected';
 }
 
 /** Front matter after zod validation. */
@@ -36,6 +42,8 @@ export interface TemplateConfig {
   ranking?: IntRange;
   /** Multi-dimension pairwise: preference degrees, weakest first; first means "about the same". */
   degrees?: string[];
+  /** Dataset field naming the model that wrote the judged response (self-judging guard). */
+  generator_field?: string;
 }
 
 /** Canonical section keys; `other` is any level-1 heading we do not know. */
