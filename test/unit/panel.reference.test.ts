@@ -78,3 +78,22 @@ const KRIPP: (number | null)[][] = [
   [null, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, null],
   [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, null],
 ];
+
+describe('judge-studio calibrate on a panel results file', () => {
+  it('adds the panel figures under `panel` and the stability under `stability` in --json, and a text section', async () => {
+    const { calibrateCommand } = await import('../../src/cli/commands/calibrate');
+    const { captureIO } = await import('../support/judgeFixtures');
+    const json = captureIO(ROOT);
+    assert.equal(await calibrateCommand(['test/fixtures/panel/pairwise.results.jsonl', '--metric', 'pref', '--json'], json), 0, json.err);
+    const report = JSON.parse(json.out) as { panel: { fleiss_kappa: number; judges: string[] }; stability: { rows: number } };
+    close(report.panel.fleiss_kappa, ref.pairwise.figures.fleiss_kappa, 'fleiss via the CLI');
+    assert.deepEqual(report.panel.judges, ['llama3', 'qwen2', 'phi3']);
+    assert.equal(report.stability.rows, 20);
+    const text = captureIO(ROOT);
+    assert.equal(await calibrateCommand(['test/fixtures/panel/pointwise.results.jsonl', '--metric', 'quality'], text), 0);
+    assert.match(text.out, /Panel of 4 judge\(s\) over 60 row\(s\)/);
+    assert.match(text.out, /effective independent judges 1\.863 of 4/);
+    assert.match(text.out, /Judge × judge Cohen's kappa/);
+    assert.match(text.out, /least stable rows +33 \(0\.54\)/);
+  });
+});
