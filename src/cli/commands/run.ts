@@ -180,6 +180,7 @@ export const runCommand: Command = async (args, io) => {
     schemaName: metric,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
+    ...(config.model.scoring === 'expected' && config.scale ? { expectedScale: config.scale } : {}),
   };
   const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
   const cache = v['no-cache'] ? undefined : new DiskCache(cacheDir);

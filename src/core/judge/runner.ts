@@ -87,6 +87,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     signal,
     ...(opts.outage ? { outage: opts.outage } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    notices: new Set<string>(),
     onAttempt: () => stats.calls++,
     onRetry: (event) => {
       stats.retries++;

@@ -278,5 +278,6 @@ export function settingsFor(judge: PreparedJudge, model: string, structured: 'js
     schemaName: judge.metric,
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.max_tokens !== undefined ? { maxTokens: m.max_tokens } : {}),
+    ...(m.scoring === 'expected' && judge.config.scale ? { expectedScale: judge.config.scale } : {}),
   };
 }
