@@ -13,6 +13,7 @@ import type { RetryPolicy } from './retry';
 import type { OutageGate } from './outage';
 import { judgePanelRow, type Panel } from './panel';
 import { judgeRow, type RowOutcome } from './row';
+import { SelfJudgingGuard } from './selfJudging';
 import { RunStats } from './stats';
 import type { JudgeClient } from './types';
 
@@ -99,6 +100,10 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
   const callsPerRow = samples * opts.judge.strategy.orders.length * (opts.panel?.members.length ?? 1);
   const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
+  const field = opts.judge.config.generator_field;
+  const guard = field
+    ? new SelfJudgingGuard(field, opts.panel?.members.map((m) => ({ label: m.label, model: m.settings.model })) ?? [{ label: opts.settings.model, model: opts.settings.model }], opts.log)
+    : undefined;
   const inflight = new Set<Promise<void>>();
   let fatalError: unknown;
   let readError: unknown;
@@ -107,6 +112,8 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : judgeRow(row, opts.judge, samples, ctx))
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
+        const same = guard?.check(row.record) ?? [];
+        if (same.length > 0) outcome.line[`${opts.judge.metric}/self_judging`] = same;
         opts.write(outcome.line, outcome);
         stats.done++;
         if (outcome.status === 'ok') stats.ok++;
