@@ -13,7 +13,8 @@ import { latestPerRow } from '../../core/results/latest';
 import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/pipeline';
 import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
-import { resolveJudge } from '../providers/resolve';
+import { resolvePanel, type PanelOutcome } from '../providers/panel';
+import { readSettings, resolveJudge, type ResolveOutcome } from '../providers/resolve';
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
 import type { History } from './history';
@@ -44,7 +45,13 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   const templateRel = history.relative(root, req.template);
   const datasetRel = history.relative(root, req.dataset);
 
-  const resolved = await resolveJudge(studio, { template: judge.config, interactive: true });
+  // A template with `model.judges` runs its panel: each member at its endpoint with that origin's key.
+  const panel = judge.config.model.judges ? await resolvePanel(studio, judge.config, settingsFor(judge, '', readSettings().structured)) : undefined;
+  if (panel && !panel.ok) {
+    void vscode.window.showErrorMessage(`Judge Studio: ${panel.message}`);
+    return undefined;
+  }
+  const resolved: ResolveOutcome = panel?.ok ? panelJudge(panel, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
   if (!resolved.ok) return undefined;
 
   let resultsFile: vscode.Uri | undefined = req.resume instanceof vscode.Uri ? req.resume : undefined;
@@ -108,6 +115,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
           cache: new DiskCache(defaultCacheDir(process.env)),
           cacheScope: resolved.judge.cacheScope,
           ...(req.rows ? { rows: req.rows } : {}),
+          ...(panel?.ok ? { panel: panel.panel } : {}),
           signal: abort.signal,
           stats,
           log: (m) => studio.log.warn(`batch ${judge.metric}: ${m}`),
@@ -172,4 +180,18 @@ async function summarizeFile(file: string, builder: SummaryBuilder): Promise<Bat
     // no results file: nothing was judged
   }
   return builder.result();
+}
+
+/** A panel as the batch's one "judge": the members' names as its model (the pipeline runs the panel). */
+function panelJudge(panel: Extract<PanelOutcome, { ok: true }>, structured: 'json_schema' | 'json_object' | 'none'): ResolveOutcome {
+  return {
+    ok: true,
+    judge: {
+      client: panel.panel.members[0]!.client,
+      model: panel.labels.join(', '),
+      label: `panel · ${panel.labels.join(', ')}`,
+      cacheScope: panel.panel.members[0]!.cacheScope,
+      settings: { concurrency: panel.concurrency, timeoutMs: 0, structured },
+    },
+  };
 }
