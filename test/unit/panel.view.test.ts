@@ -48,3 +48,13 @@ describe('run view of a panel row', () => {
     assert.deepEqual(view.result?.kind === 'pairwise' ? view.result.passes : 'not pairwise', []);
   });
 });
+
+describe('batch summary of a panel run', () => {
+  it('keeps the mean panel agreement for the side panel', async () => {
+    const { summarize, summaryLines } = await import('../../src/extension/run/model/summary');
+    const s = summarize([LINE, { ...LINE, 'pref/panel_agreement': 1 }], 'pref', 'pairwise');
+    assert.equal(s.panelAgreement, 0.833);
+    assert.ok(summaryLines(s).includes('panel agreement 83%'));
+    assert.equal(summarize([{ 'pref/pairwise_choice': 'A' }], 'pref', 'pairwise').panelAgreement, undefined);
+  });
+});
