@@ -210,6 +210,7 @@ export const runCommand: Command = async (args, io) => {
     });
     const meta = { model, baseURL: shownURL, prices };
     io.stderr(`${dryRunLines(report, meta).join('\n')}\n`);
+    if (members) log(`a panel of ${members.length} judge(s): each judge sends the requests counted above (about ${members.length}× in all; the cache figures are for the run's own endpoint)`);
     if (v.json) io.stdout(`${JSON.stringify(dryRunJson(report, meta), null, 2)}\n`);
     return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
   }

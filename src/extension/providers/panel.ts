@@ -12,7 +12,7 @@ import { LoggingClient, redact } from './model/loggingClient';
 import { describeKeySource, originOf } from './model/origin';
 import { planPanel } from './model/panel';
 import { SECTION } from './model/settings';
-import { readSettings } from './resolve';
+import { readSettings, type ResolveOutcome } from './resolve';
 import { ApiKeys } from './secrets';
 
 export type PanelOutcome = { ok: true; panel: Panel; labels: string[]; concurrency: number } | { ok: false; message: string };
@@ -53,4 +53,18 @@ export async function resolvePanel(studio: Studio, config: TemplateConfig, setti
     members.push({ label, client, settings: { ...settings, model: m.model }, cacheScope: /#\d+$/.test(label) ? `${scope}|${label}` : scope });
   }
   return { ok: true, panel: { members, ...(config.model.min_judges !== undefined ? { quorum: config.model.min_judges } : {}) }, labels, concurrency: s.concurrency };
+}
+
+/** A panel as a front end's one "judge": the members' names as its model (the pipeline runs the panel). */
+export function panelAsJudge(panel: Extract<PanelOutcome, { ok: true }>, structured: 'json_schema' | 'json_object' | 'none'): ResolveOutcome {
+  return {
+    ok: true,
+    judge: {
+      client: panel.panel.members[0]!.client,
+      model: panel.labels.join(', '),
+      label: `panel · ${panel.labels.join(', ')}`,
+      cacheScope: panel.panel.members[0]!.cacheScope,
+      settings: { concurrency: panel.concurrency, timeoutMs: 0, structured },
+    },
+  };
 }

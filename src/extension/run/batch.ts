@@ -13,7 +13,7 @@ import { latestPerRow } from '../../core/results/latest';
 import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/pipeline';
 import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
-import { resolvePanel, type PanelOutcome } from '../providers/panel';
+import { panelAsJudge, resolvePanel } from '../providers/panel';
 import { readSettings, resolveJudge, type ResolveOutcome } from '../providers/resolve';
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
@@ -51,7 +51,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
     void vscode.window.showErrorMessage(`Judge Studio: ${panel.message}`);
     return undefined;
   }
-  const resolved: ResolveOutcome = panel?.ok ? panelJudge(panel, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
+  const resolved: ResolveOutcome = panel?.ok ? panelAsJudge(panel, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
   if (!resolved.ok) return undefined;
 
   let resultsFile: vscode.Uri | undefined = req.resume instanceof vscode.Uri ? req.resume : undefined;
@@ -182,16 +182,3 @@ async function summarizeFile(file: string, builder: SummaryBuilder): Promise<Bat
   return builder.result();
 }
 
-/** A panel as the batch's one "judge": the members' names as its model (the pipeline runs the panel). */
-function panelJudge(panel: Extract<PanelOutcome, { ok: true }>, structured: 'json_schema' | 'json_object' | 'none'): ResolveOutcome {
-  return {
-    ok: true,
-    judge: {
-      client: panel.panel.members[0]!.client,
-      model: panel.labels.join(', '),
-      label: `panel · ${panel.labels.join(', ')}`,
-      cacheScope: panel.panel.members[0]!.cacheScope,
-      settings: { concurrency: panel.concurrency, timeoutMs: 0, structured },
-    },
-  };
-}

@@ -102,4 +102,14 @@ describe('a panel of judges in the editor', () => {
       ['judge-c', '', false],
     ]);
   });
+
+  it('runs the whole panel on one row from "Run Judge" too', async () => {
+    const before = first.chats.length;
+    const view = await vscode.commands.executeCommand<RunView | undefined>('judgeStudio.runJudge', { template: workspaceFile('panel_pref.judge'), row: 2 });
+    assert.equal(view?.phase, 'done', JSON.stringify(view?.result));
+    assert.equal(view?.result?.kind === 'pairwise' ? view.result.winner : undefined, 'B');
+    assert.equal(view?.model, 'judge-a, judge-b, judge-c');
+    assert.equal(first.chats.length - before, 4, 'judge-a and judge-b, both passes');
+    assert.deepEqual(view?.panel?.judges.map((j) => [j.judge, j.verdict, j.errorKind]), [['judge-a', 'B', null], ['judge-b', 'B', null], ['judge-c', null, 'bad-request']]);
+  });
 });
