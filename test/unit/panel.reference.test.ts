@@ -97,3 +97,21 @@ describe('judge-studio calibrate on a panel results file', () => {
     assert.match(text.out, /least stable rows +33 \(0\.54\)/);
   });
 });
+
+describe('calibration view of a panel results file', () => {
+  it('carries the panel figures (the same numbers as the reference) into a view the protocol accepts', async () => {
+    const { calibrateFile } = await import('../../src/extension/calibrate/load');
+    const { buildView } = await import('../../src/extension/calibrate/model');
+    const { hostMessageSchema } = await import('../../src/protocol/calibrate');
+    const outcome = await calibrateFile(path.join(ROOT, 'test/fixtures/panel/pointwise.results.jsonl'), 'quality', 'pointwise.results.jsonl');
+    assert.ok(outcome.ok);
+    const view = buildView({ file: 'f', display: 'f', report: outcome.report, notes: [], notesOmitted: 0, runView: false, panel: outcome.panel });
+    assert.ok(hostMessageSchema.safeParse({ type: 'report', view }).success);
+    const e = ref.pointwise.figures;
+    assert.deepEqual(view.panel?.judges, e.judges);
+    close(view.panel?.fleiss, e.fleiss_kappa, 'fleiss in the view');
+    close(view.panel?.kappa[0]?.[1], e.cohen_kappa[0][1], 'kappa 0,1 in the view');
+    close(view.panel?.effectiveJudges, e.effective_judges, 'effective judges in the view');
+    assert.deepEqual(view.panel?.alpha.map((a) => a.level), ['nominal', 'ordinal', 'interval']);
+  });
+});
