@@ -69,7 +69,10 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 Each results line is the input row plus "_row" (its 1-based row number), "_key" (the row's identity)
 and "<metric>/…" columns, with "<metric>/template_hash"; a failed row has "<metric>/error" and
 "<metric>/error_kind" (rate-limit, server, timeout, network, auth, bad-request, invalid-reply, render,
-cancelled, internal). Reply fields beyond the schema go under "<metric>/extra".
+cancelled, no-majority, quorum, internal). Reply fields beyond the schema go under "<metric>/extra".
+A panel adds "<metric>/judges" (every judge's verdict, confidence, consistency and error kind) and
+"<metric>/panel_agreement"; its verdict needs a strict majority of the whole panel (pairwise: else TIE;
+pass/fail: else error_kind no-majority); scores take the median (mean in "<metric>/score_mean").
 A template with dimensions (e.g. HHH) also gets "<metric>/rule_violations": a reply that breaks a
 consistency rule is not a parse failure, so its verdict stands and the row counts as judged.
 Unreadable dataset records are reported on stderr and skipped; they get no results line.
