@@ -68,6 +68,21 @@ export const failedRowSchema = z.object({
 });
 export type FailedRow = z.infer<typeof failedRowSchema>;
 
+/** A panel's agreement figures (issue #12): judge × judge kappa as a heat map, each judge vs the humans. */
+export const panelFiguresSchema = z.object({
+  judges: z.array(z.string()),
+  alpha: z.array(z.object({ level: z.string(), value: figure })),
+  alphaUnits: count,
+  fleiss: figure,
+  fleissN: count,
+  /** `kappa[i][j]`: Cohen's kappa of judges i and j over the rows both answered. */
+  kappa: z.array(z.array(figure)),
+  perJudge: z.array(z.object({ judge: z.string(), n: count, accuracy: figure, kappa: figure })),
+  errorCorrelation: figure,
+  effectiveJudges: figure,
+});
+export type PanelFiguresView = z.infer<typeof panelFiguresSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -96,6 +111,8 @@ export const calibrationViewSchema = z.object({
   failedTotal: z.optional(count),
   /** True when `judgeStudio.showResultRow` is there to open a row in the run view. */
   runView: z.boolean(),
+  /** A panel's results: agreement between its judges. */
+  panel: z.optional(z.nullable(panelFiguresSchema)),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 

@@ -108,6 +108,34 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
 ]);
 export type ResultView = z.infer<typeof resultViewSchema>;
 
+/** One judge of a panel (issue #12): its verdict, and its passes for the judge × pass table. */
+export const panelJudgeSchema = z.object({
+  judge: z.string(),
+  /** The score or the choice, as text; null when the judge failed. */
+  verdict: z.nullable(z.string()),
+  confidence: z.nullable(finite),
+  consistent: z.nullable(z.boolean()),
+  errorKind: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+  /** Pairwise passes in order (winner mapped back); empty for pointwise. */
+  passes: z.array(z.object({ order, winner })),
+  justification: z.string(),
+  /** Whether this judge gave the panel's verdict. */
+  agrees: z.boolean(),
+});
+export type PanelJudge = z.infer<typeof panelJudgeSchema>;
+
+export const panelViewSchema = z.object({
+  /** The panel's verdict as text ("A", "4"), or null when the row failed (quorum, no majority). */
+  verdict: z.nullable(z.string()),
+  /** Share of the configured panel that gave the verdict. */
+  agreement: z.nullable(finite),
+  /** false: no strict majority, so the verdict is TIE. */
+  majority: z.nullable(z.boolean()),
+  judges: z.array(panelJudgeSchema),
+});
+export type PanelView = z.infer<typeof panelViewSchema>;
+
 export const phaseSchema = z.enum(['running', 'done', 'failed', 'cancelled', 'recorded']);
 export type Phase = z.infer<typeof phaseSchema>;
 
@@ -140,6 +168,8 @@ export const runViewSchema = z.object({
   result: z.nullable(resultViewSchema),
   raw: z.array(rawReplySchema),
   canRerun: z.boolean(),
+  /** A panel of judges' row: every judge and the panel verdict. */
+  panel: z.optional(z.nullable(panelViewSchema)),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 

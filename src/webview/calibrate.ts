@@ -73,7 +73,7 @@ function render(message: HostMessage): void {
 }
 
 function renderReport(v: CalibrationView): void {
-  root.replaceChildren(header(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v));
+  root.replaceChildren(header(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v), ...panelFigures(v));
   root.dataset.state = 'report';
   const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
   if (selected && stillThere) select(selected.human, selected.judge);
@@ -348,3 +348,49 @@ start(host, {
   receive: render,
   reject: showRejection('calibration view', 'problems'),
 });
+
+/** A panel's results: how far its judges agree, the judge × judge kappa heat map, each judge vs the humans. */
+function panelFigures(v: CalibrationView): HTMLElement[] {
+  const p = v.panel;
+  if (!p) return [];
+  const f3 = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+  const facts = el('dl', 'panel-facts');
+  const fact = (name: string, value: string) => facts.append(el('dt', undefined, name), el('dd', undefined, value));
+  fact("Krippendorff's α", p.alpha.map((a) => `${a.level} ${f3(a.value)}`).join(' · ') + ` (${p.alphaUnits} rows)`);
+  fact("Fleiss' κ", `${f3(p.fleiss)} (${p.fleissN} rows every judge answered)`);
+  fact('Error correlation', f3(p.errorCorrelation));
+  fact('Effective independent judges', `${f3(p.effectiveJudges)} of ${p.judges.length}`);
+  const table = el('table', 'heat panel-kappa');
+  const head = el('tr');
+  head.append(headerCell('judge × judge κ', 'col'), ...p.judges.map((j) => headerCell(j, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  p.judges.forEach((j, i) => {
+    const tr = el('tr');
+    tr.append(headerCell(j, 'row'));
+    for (const k of p.kappa[i] ?? []) {
+      const td = el('td', 'cell agree kappa', f3(k));
+      td.style.setProperty('--share', String(Math.max(0, k ?? 0)));
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+  table.append(thead, body);
+  const judges = el('table', 'per-judge');
+  const jh = el('tr');
+  jh.append(...['Judge', 'n', 'accuracy', "Cohen's κ"].map((h) => headerCell(h, 'col')));
+  const jhead = el('thead');
+  jhead.append(jh);
+  const jbody = el('tbody');
+  const panelRow = el('tr', 'panel-row');
+  panelRow.append(headerCell('panel', 'row'), el('td', undefined, String(v.n)), el('td', undefined, f3(v.headline.find((h) => h.key === 'accuracy')?.value ?? null)), el('td', undefined, f3(v.headline.find((h) => h.key === 'cohen_kappa')?.value ?? null)));
+  jbody.append(panelRow);
+  for (const j of p.perJudge) {
+    const tr = el('tr');
+    tr.append(headerCell(j.judge, 'row'), el('td', undefined, String(j.n)), el('td', undefined, f3(j.accuracy)), el('td', undefined, f3(j.kappa)));
+    jbody.append(tr);
+  }
+  judges.append(jhead, jbody);
+  return [section('panel', `Panel of ${p.judges.length} judges`, facts, scroller(table), scroller(judges))];
+}

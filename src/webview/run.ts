@@ -6,6 +6,7 @@ import {
   initialDataSchema,
   type DimensionRow,
   type PairPass,
+  type PanelView,
   type PassStatus,
   type RenderedOrder,
   type ResultView,
@@ -42,6 +43,7 @@ function render(view: RunView): void {
   host.setState({ id: view.id });
   const nodes: Node[] = [toolbar(view), about(view), status(view)];
   if (view.result) nodes.push(verdict(view.result, view.template.pair ?? null));
+  if (view.panel) nodes.push(panelSection(view.panel));
   if (view.messages.length) nodes.push(messages(view.messages));
   if (view.raw.length) nodes.push(rawReplies(view));
   // Every update redraws the page: keep open whatever the reader opened.
@@ -311,3 +313,46 @@ start(host, {
   receive: (message) => (message.type === 'show' ? render(message.view) : flashCopied()),
   reject: showRejection('run view', 'verdict error', 'message'),
 });
+
+/** A panel's row: the verdict with how many judges gave it, and a judge × pass table. */
+function panelSection(panel: PanelView): HTMLElement {
+  const box = el('section', 'panel');
+  box.dataset.agreement = panel.agreement === null ? '' : String(panel.agreement);
+  const agreeing = panel.judges.filter((j) => j.agrees).length;
+  box.append(el('h2', undefined, `Panel of ${panel.judges.length} judges`));
+  const headline =
+    panel.verdict === null
+      ? 'No panel verdict (see the error above)'
+      : panel.majority === false
+        ? `No strict majority of the panel, so the verdict is ${panel.verdict}`
+        : `Panel verdict: ${panel.verdict} · ${agreeing} of ${panel.judges.length} judges agree`;
+  box.append(el('p', 'panel-verdict', headline));
+  const pairwise = panel.judges.some((j) => j.passes.length > 0);
+  const orders = pairwise ? (['AB', 'BA'] as const) : [];
+  const table = el('table', 'panel-table');
+  const head = el('tr');
+  for (const h of ['Judge', ...orders.map((o) => `Pass ${o}`), 'Verdict', 'Confidence', 'Status']) head.append(el('th', undefined, h));
+  table.append(el('thead'));
+  table.tHead!.append(head);
+  const body = el('tbody');
+  for (const j of panel.judges) {
+    const tr = el('tr');
+    tr.dataset.agrees = String(j.agrees);
+    tr.append(el('td', 'judge', j.judge));
+    for (const o of orders) tr.append(el('td', 'pass', j.passes.find((p) => p.order === o)?.winner ?? '–'));
+    tr.append(el('td', 'verdict', j.verdict ?? '–'), el('td', 'confidence', fmt(j.confidence)));
+    const state = j.errorKind ? `failed: ${j.errorKind}` : j.consistent === false ? 'position-inconsistent' : j.agrees ? 'agrees' : 'dissents';
+    const cell = el('td', 'status', state);
+    if (j.error) cell.title = j.error;
+    tr.append(cell);
+    body.append(tr);
+  }
+  table.append(body);
+  box.append(table);
+  const why = el('details', 'panel-justifications');
+  why.dataset.key = 'panel-justifications';
+  why.append(el('summary', undefined, "Each judge's justification"));
+  for (const j of panel.judges) why.append(el('h3', undefined, j.judge), el('p', 'justification', j.justification || j.error || '–'));
+  box.append(why);
+  return box;
+}

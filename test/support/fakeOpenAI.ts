@@ -39,6 +39,11 @@ export type FakeAction = (
       usage?: FakeUsage | null;
       /** Extra message fields, e.g. `reasoning_content` as vLLM/DeepSeek send it. */
       message?: Record<string, unknown>;
+      /**
+       * When the request asks for logprobs: null sends none (as many local servers); `score` gives the
+       * probabilities of the alternatives at the score's token (default: the written score, certain).
+       */
+      logprobs?: { score?: Record<string, number> } | null;
     }
   | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
   /** Sends the status line and half a body, then destroys the socket. */
@@ -163,7 +168,7 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest):
     created: Math.floor(Date.now() / 1000),
     model: action.model ?? r.body?.model ?? 'fake',
     choices: [
-      { index: 0, message: { role: 'assistant', content: action.reply, ...action.message }, finish_reason: 'stop', logprobs: null },
+      { index: 0, message: { role: 'assistant', content: action.reply, ...action.message }, finish_reason: 'stop', logprobs: r.body?.logprobs === true ? fakeLogprobs(action) : null },
     ],
   };
   if (action.usage !== null) {
@@ -175,6 +180,22 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest):
   }
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(completion));
+}
+
+/** Tokens of a reply (runs of digits and of everything else), with alternatives at the score's digits. */
+function fakeLogprobs(action: { reply: string; logprobs?: { score?: Record<string, number> } | null }): unknown {
+  if (action.logprobs === null) return null;
+  const scoreAt = /"score"\s*:\s*/.exec(action.reply);
+  const at = scoreAt ? scoreAt.index + scoreAt[0].length : -1;
+  let offset = 0;
+  const content = (action.reply.match(/\d+|[^\d]+/g) ?? []).map((token) => {
+    const start = offset;
+    offset += token.length;
+    const probs = start === at ? (action.logprobs?.score ?? { [token]: 1 }) : { [token]: 1 };
+    const top = Object.entries(probs).map(([t, p]) => ({ token: t, logprob: Math.log(p), bytes: null }));
+    return { token, logprob: Math.log(probs[token] ?? 1), bytes: null, top_logprobs: top };
+  });
+  return { content, refusal: null };
 }
 
 // ---- reply helpers for rules ----

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
 import { describeFailure } from '../../core/calibration/thresholds';
+import { PanelCollector } from '../../core/calibration/panel';
+import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
+import { isSkip, type DatasetItem } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { joinLabels, type JoinStats } from '../../core/labels';
 import { latestPerRow } from '../../core/results';
@@ -55,6 +58,15 @@ export const calibrateCommand: Command = async (args, io) => {
     items = joined.items;
     labels = { loaded, stats: joined.stats };
   }
+  // Panels and samples: the judges' own verdicts and flip rates are collected on the same pass.
+  const panel = new PanelCollector(metric);
+  const source = items;
+  items = (async function* (): AsyncIterable<DatasetItem> {
+    for await (const item of source) {
+      if (!isSkip(item)) panel.add(item);
+      yield item;
+    }
+  })();
   let outcome;
   try {
     outcome = await calibrate(items, metric);
@@ -85,12 +97,18 @@ export const calibrateCommand: Command = async (args, io) => {
   const gate = checkMinimums(outcome.report, minimums.minimums);
   if (!gate.ok) throw new UsageError(gate.error);
   const { report } = outcome;
+  const panelFigures = await panel.figures(report.kind);
+  const stability = panel.stability();
   if (values.json) {
     const json: Record<string, unknown> = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : { ...report };
+    if (panelFigures) json.panel = panelFigures;
+    if (stability) json.stability = stability;
     if (labels) json.human_labels = { file: values.labels, annotators: labels.loaded.human.annotators, ...labels.stats, agreement: labels.loaded.agreement ?? null };
     io.stdout(JSON.stringify(json, null, 2) + '\n');
   } else {
     io.stdout(formatReport(report, gate.checks));
+    if (panelFigures) io.stdout(`\n${formatPanel(panelFigures, report)}`);
+    if (stability) io.stdout(`\n${formatStability(stability)}`);
     if (labels && values.labels) io.stdout(formatHumanLabels(values.labels, labels.loaded, labels.stats));
   }
   const failed = gate.checks.filter((c) => !c.passed);

@@ -22,6 +22,7 @@ import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { Command } from '../io';
 import { loadValidTemplate } from '../template';
+import { buildPanel, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
 
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
@@ -32,6 +33,11 @@ ${ENDPOINT_USAGE}
   --timeout MS             per-request deadline (default 120000)
   --retries N              retries on 429, 5xx, timeouts and network errors (default ${DEFAULT_RETRY.retries})
   --samples N              judge each row N times; majority verdict, agreement as confidence
+  --judge MODEL[@BASE_URL] a panel member (repeatable; replaces the template's model.judges): every
+                           member judges every row with the full protocol; BASE_URL may also be a
+                           name given with --endpoint. Without @, the member uses --base-url.
+  --endpoint NAME=URL      names an endpoint for --judge MODEL@NAME and model.judges[].endpoint
+  --min-judges N           panel quorum: judges that must answer (default: a strict majority)
   --reask-on-violation     templates with dimensions: when a reply breaks a consistency rule, send one
                            follow-up quoting the rule; both replies are kept and the rules the final
                            one still breaks are reported. Without it violations are only reported.
@@ -54,7 +60,10 @@ ${ENDPOINT_USAGE}
 Each results line is the input row plus "_row" (its 1-based row number), "_key" (the row's identity)
 and "<metric>/…" columns, with "<metric>/template_hash"; a failed row has "<metric>/error" and
 "<metric>/error_kind" (rate-limit, server, timeout, network, auth, bad-request, invalid-reply, render,
-cancelled, internal). Reply fields beyond the schema go under "<metric>/extra".
+cancelled, no-majority, quorum, internal). Reply fields beyond the schema go under "<metric>/extra".
+A panel adds "<metric>/judges" (every judge's verdict, confidence, consistency and error kind) and
+"<metric>/panel_agreement"; its verdict needs a strict majority of the whole panel (pairwise: else TIE;
+pass/fail: else error_kind no-majority); scores take the median (mean in "<metric>/score_mean").
 A template with dimensions (e.g. HHH) also gets "<metric>/rule_violations": a reply that breaks a
 consistency rule is not a parse failure, so its verdict stands and the row counts as judged.
 Unreadable dataset records are reported on stderr and skipped; they get no results line.
@@ -72,6 +81,9 @@ const OPTIONS = {
   timeout: { type: 'string' },
   retries: { type: 'string' },
   samples: { type: 'string' },
+  judge: { type: 'string', multiple: true },
+  endpoint: { type: 'string', multiple: true },
+  'min-judges': { type: 'string' },
   'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
   resume: { type: 'boolean' },
@@ -124,7 +136,16 @@ export const runCommand: Command = async (args, io) => {
   const { config, metric } = judge;
 
   const dataFile = await checkDataset(io.cwd, v.data);
-  const model = v.model ?? config.model.name;
+  const named = parseEndpoints(v.endpoint ?? []);
+  const members = panelRequest(v.judge, config, named);
+  const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : config.model.min_judges;
+  if (members) {
+    if (isDimensional(config)) throw new UsageError(`${templateFile} declares dimensions; a panel of judges works with plain pointwise and pairwise templates`);
+    if (v.model !== undefined) throw new UsageError('--model names one judge; with a panel (--judge or model.judges) name each member with --judge instead');
+  } else if (minJudges !== undefined && v['min-judges'] !== undefined) {
+    throw new UsageError('--min-judges needs a panel: name the members with --judge (repeatable) or model.judges in the template');
+  }
+  const model = members ? members.map((m) => m.model).join(', ') : (v.model ?? config.model.name);
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   // A cached answer never gets the follow-up, so runs with and without it must not share entries.
   const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
@@ -138,6 +159,7 @@ export const runCommand: Command = async (args, io) => {
     schemaName: metric,
     ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
     ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
+    ...(config.model.scoring === 'expected' && config.scale ? { expectedScale: config.scale } : {}),
   };
   const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
   const cache = v['no-cache'] ? undefined : new DiskCache(cacheDir);
@@ -167,11 +189,24 @@ export const runCommand: Command = async (args, io) => {
     });
     const meta = { model, baseURL: shownURL, prices };
     io.stderr(`${dryRunLines(report, meta).join('\n')}\n`);
+    if (members) log(`a panel of ${members.length} judge(s): each judge sends the requests counted above (about ${members.length}× in all; the cache figures are for the run's own endpoint)`);
     if (v.json) io.stdout(`${JSON.stringify(dryRunJson(report, meta), null, 2)}\n`);
     return report.renderErrors > 0 ? EXIT_FINDINGS : EXIT_OK;
   }
 
-  const client = endpoint.client({ timeoutMs, log });
+  let panel: PanelBuild | undefined;
+  if (members) {
+    // One client per endpoint; the run's own base URL is only set up when a member uses it.
+    panel = buildPanel(members, {
+      runBaseURL: endpoint.baseURL,
+      named,
+      settings,
+      identity: { headers: endpoint.headers, ...(v.org !== undefined ? { organization: v.org } : {}), ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}) },
+      quorum: minJudges,
+      clientFor: (url) => endpointFromArgs({ ...v, 'base-url': url }, io).client({ timeoutMs, log }),
+    });
+  }
+  const client = panel ? panel.panel.members[0]!.client : endpoint.client({ timeoutMs, log });
   const stats = new RunStats();
   const mode = v.resume ? 'resume' : v.overwrite ? 'overwrite' : 'new';
   if (mode === 'overwrite' && (await fs.stat(outFile).then((s) => s.size > 0, () => false))) log(`--overwrite: starting ${outName} again`);
@@ -198,10 +233,12 @@ export const runCommand: Command = async (args, io) => {
       onSkip: (skip) => datasetLog(skip.error),
       onStart: (s, scan) => {
         if (scan && scan.lines > 0) log(`resuming: ${scan.done.size} judged row(s) in ${outName} are kept, ${scan.failed.size} failed row(s) will be judged again`);
-        log(`judging ${s.total} row(s) of ${v.data} with ${model} at ${shownURL} → ${outName}`);
+        const who = panel ? `a panel of ${panel.panel.members.length} judge(s) (${panel.described.join('; ')})` : `${model} at ${shownURL}`;
+        log(`judging ${s.total} row(s) of ${v.data} with ${who} → ${outName}`);
       },
       ...(rows ? { rows } : {}),
       ...(cache ? { cache } : {}),
+      ...(panel ? { panel: panel.panel } : {}),
       ...signalOpt,
     });
   } catch (e) {

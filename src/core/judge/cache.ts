@@ -15,6 +15,8 @@ export interface CacheKeyInput {
   responseFormat?: { mode: StructuredOutputMode; name: string; schema: Record<string, unknown> };
   /** 0-based sample index, so --samples N asks N times instead of reading one answer N times. */
   sample: number;
+  /** Asked for logprobs (`scoring: expected`): a reply cached without them cannot give the expected score. */
+  logprobs?: boolean;
 }
 
 export interface CachedReply {
@@ -25,6 +27,8 @@ export interface CachedReply {
   repaired?: boolean;
   /** A valid reply the strategy's follow-up replaced (see JudgeStrategy.followUp). */
   superseded?: string;
+  /** `scoring: expected`: the probability-weighted score (null: the endpoint gave no logprobs). */
+  expected?: number | null;
 }
 
 export interface JudgeCache {

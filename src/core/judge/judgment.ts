@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { cacheKey } from './cache';
 import type { CachedReply, JudgeCache } from './cache';
+import { expectedScore } from './expected';
 import { extractJson } from './extract';
 import { describeIssues } from './replySchema';
 import { callWithRetry } from './retry';
@@ -23,6 +24,8 @@ export interface JudgeSettings {
   structured: StructuredOutputMode;
   /** Name of the JSON schema sent as structured output (the metric name). */
   schemaName: string;
+  /** `scoring: expected`: ask for logprobs and weigh the score token over this scale. */
+  expectedScale?: { min: number; max: number };
 }
 
 export interface EngineContext extends CallContext {
@@ -36,6 +39,8 @@ export interface EngineContext extends CallContext {
   cacheWriteFailed?: boolean;
   /** Pauses the whole run while the endpoint is down (see outage.ts). */
   outage?: OutageGate;
+  /** Notices already given this run (shared by a panel's members), so each is said once. */
+  notices?: Set<string>;
 }
 
 /** One call with its retries; while the run is in an outage, the call waits and tries again. */
@@ -93,6 +98,7 @@ export function buildRequest(messages: ChatMessage[], settings: JudgeSettings, j
     model: settings.model,
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    ...(settings.expectedScale ? { logprobs: true } : {}),
     ...(settings.structured !== 'none'
       ? { responseFormat: { mode: settings.structured, name: settings.schemaName, schema: jsonSchema } }
       : {}),
@@ -109,11 +115,12 @@ export function requestKey(request: JudgeRequest, sample: number, scope: string)
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
     ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
+    ...(request.logprobs ? { logprobs: true } : {}),
   });
 }
 
 export type PassOutcome<R> =
-  | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R }
+  | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R; expected?: number | null }
   | { ok: false; kind: ErrorKind; error: string; rawReplies: string[] };
 
 /** One pass: the cached answer, or a call plus at most one repair and one strategy follow-up. */
@@ -143,6 +150,7 @@ export async function judgeOnce<R extends Record<string, unknown>>(
         cached: true,
         repaired: hit.repaired ?? false,
         ...(superseded?.ok ? { superseded: superseded.value } : {}),
+        ...(ctx.settings.expectedScale ? { expected: hit.expected ?? null } : {}),
       };
     }
   }
@@ -198,17 +206,41 @@ export async function judgeOnce<R extends Record<string, unknown>>(
         answer = next;
       }
     }
+    const expected = ctx.settings.expectedScale ? expectedOf(answer, ctx.settings.expectedScale, ctx) : undefined;
     await store(ctx, key, {
       text: answer.text,
       model: answer.model,
       ...(repaired ? { repaired } : {}),
       ...(superseded ? { superseded: superseded.text } : {}),
+      ...(expected !== undefined ? { expected } : {}),
     });
-    return { ok: true, reply, model: answer.model, cached: false, repaired, ...(superseded ? { superseded: superseded.value } : {}) };
+    return {
+      ok: true,
+      reply,
+      model: answer.model,
+      cached: false,
+      repaired,
+      ...(superseded ? { superseded: superseded.value } : {}),
+      ...(expected !== undefined ? { expected } : {}),
+    };
   } catch (e) {
     const error = e instanceof JudgeError ? e : internalError(e);
     return { ok: false, kind: error.errorKind, error: error.message, rawReplies: raw };
   }
+}
+
+/** The expected score of an answer; an endpoint without logprobs is said once per run and gives null. */
+function expectedOf(answer: JudgeResponse, scale: { min: number; max: number }, ctx: EngineContext): number | null {
+  if (!answer.tokens) {
+    const notice = `no-logprobs:${ctx.cacheScope}:${ctx.settings.model}`;
+    ctx.notices ??= new Set();
+    if (!ctx.notices.has(notice)) {
+      ctx.notices.add(notice);
+      ctx.log?.(`${ctx.settings.model} at this endpoint gives no token logprobs, so score_expected (model.scoring: expected) is recorded as null`);
+    }
+    return null;
+  }
+  return expectedScore(answer.tokens, scale);
 }
 
 async function store(ctx: EngineContext, key: string | undefined, value: CachedReply): Promise<void> {

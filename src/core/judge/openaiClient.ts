@@ -5,7 +5,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
-import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenUsage } from './types';
+import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
 import { JudgeError } from './types';
 
 export interface OpenAIClientOptions {
@@ -108,6 +108,10 @@ export class OpenAICompatibleClient implements JudgeClient {
     const body: Record<string, unknown> = { model: request.model, messages: request.messages };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
+    if (request.logprobs) {
+      body.logprobs = true;
+      body.top_logprobs = 20;
+    }
     if (mode === 'json_schema' && request.responseFormat) {
       const { name, schema } = request.responseFormat;
       body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
@@ -129,6 +133,7 @@ export class OpenAICompatibleClient implements JudgeClient {
       const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
       const usage = toUsage(completion.usage);
       return {
+        ...(request.logprobs ? { tokens: toTokens(choice?.logprobs?.content) } : {}),
         text,
         model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
         ...(usage ? { usage } : {}),
@@ -147,6 +152,22 @@ export class OpenAICompatibleClient implements JudgeClient {
       request.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The SDK's logprobs content as our tokens; null when the endpoint sent none. */
+function toTokens(content: unknown): TokenLogprob[] | null {
+  if (!Array.isArray(content) || content.length === 0) return null;
+  return content.flatMap((t: unknown) => {
+    const { token, logprob, top_logprobs: top } = (t ?? {}) as { token?: unknown; logprob?: unknown; top_logprobs?: unknown };
+    if (typeof token !== 'string' || typeof logprob !== 'number') return [];
+    const alts = Array.isArray(top)
+      ? top.flatMap((a: unknown) => {
+          const x = (a ?? {}) as { token?: unknown; logprob?: unknown };
+          return typeof x.token === 'string' && typeof x.logprob === 'number' ? [{ token: x.token, logprob: x.logprob }] : [];
+        })
+      : [];
+    return [{ token, logprob, top: alts }];
+  });
 }
 
 function toUsage(u: unknown): TokenUsage | undefined {

@@ -7,6 +7,7 @@ import { readDataset } from '../dataset';
 import type { DatasetItem, DatasetSkip } from '../dataset/types';
 import { isSkip } from '../dataset/types';
 import type { JudgeCache } from './cache';
+import type { Panel } from './panel';
 import type { JudgeSettings } from './judgment';
 import type { LimiterOptions } from './limiter';
 import { OutageGate, type OutageOptions, type OutageState } from './outage';
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   /** The endpoint went down (a state) or came back (undefined). */
   onOutage?: (state: OutageState | undefined) => void;
   stats?: RunStats;
+  /** A panel of judges (each member with its own client, settings and cache scope). */
+  panel?: Panel;
   /** Injectable for tests; default streams the dataset file. */
   items?: (signal: AbortSignal) => AsyncIterable<DatasetItem>;
 }
@@ -143,6 +146,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         ...(scan ? { done: scan.done } : {}),
         ...(opts.log ? { log: opts.log } : {}),
         ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
+        ...(opts.panel ? { panel: opts.panel } : {}),
       });
     } catch (e) {
       if (writer.failure && e === writer.failure) {

@@ -9,6 +9,7 @@ import type { EngineContext, PassOutcome } from './judgment';
 import type { PreparedJudge } from './prepare';
 import type { PassOrder, PassReply } from './strategy';
 import type { ChatMessage } from './types';
+import { round6 } from './votes';
 
 export { ROW_KEY } from '../results/latest';
 /** The key under which each results line records its row identity (see core/results/keys.ts). */
@@ -106,5 +107,15 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
   // A verdict that needed the repair request says so, so the editor can badge it.
   const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
-  return { status: 'ok', line: resultLine(row, judge, { ...strategy.columns(judgments, samples), model: modelName, ...(repaired ? { repaired: true } : {}) }) };
+  return {
+    status: 'ok',
+    line: resultLine(row, judge, { ...strategy.columns(judgments, samples), ...expectedColumn(outcomes.map((o) => o.result)), model: modelName, ...(repaired ? { repaired: true } : {}) }),
+  };
+}
+
+/** `scoring: expected`: the mean of the samples' expected scores, null when any sample had none. */
+function expectedColumn(results: readonly PassOutcome<Record<string, unknown>>[]): { score_expected?: number | null } {
+  const values = results.flatMap((r) => (r.ok && r.expected !== undefined ? [r.expected] : []));
+  if (values.length === 0) return {};
+  return { score_expected: values.every((v): v is number => v !== null) ? round6(values.reduce((a, b) => a + b, 0) / values.length) : null };
 }

@@ -11,7 +11,9 @@ import type { PreparedJudge } from './prepare';
 import { DEFAULT_RETRY } from './retry';
 import type { RetryPolicy } from './retry';
 import type { OutageGate } from './outage';
+import { judgePanelRow, type Panel } from './panel';
 import { judgeRow, type RowOutcome } from './row';
+import { SelfJudgingGuard } from './selfJudging';
 import { RunStats } from './stats';
 import type { JudgeClient } from './types';
 
@@ -49,6 +51,8 @@ export interface RunnerOptions {
   onSkip?: (skip: DatasetSkip) => void;
   stats?: RunStats;
   limiter?: LimiterOptions;
+  /** A panel of judges: every member judges every row (client, settings and cacheScope above are unused). */
+  panel?: Panel;
 }
 
 export interface RunResult {
@@ -84,6 +88,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     signal,
     ...(opts.outage ? { outage: opts.outage } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    notices: new Set<string>(),
     onAttempt: () => stats.calls++,
     onRetry: (event) => {
       stats.retries++;
@@ -93,16 +98,22 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   };
 
   // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
-  const callsPerRow = samples * opts.judge.strategy.orders.length;
+  const callsPerRow = samples * opts.judge.strategy.orders.length * (opts.panel?.members.length ?? 1);
   const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
+  const field = opts.judge.config.generator_field;
+  const guard = field
+    ? new SelfJudgingGuard(field, opts.panel?.members.map((m) => ({ label: m.label, model: m.settings.model })) ?? [{ label: opts.settings.model, model: opts.settings.model }], opts.log)
+    : undefined;
   const inflight = new Set<Promise<void>>();
   let fatalError: unknown;
   let readError: unknown;
 
   const start = (row: DatasetRow) => {
-    const task = judgeRow(row, opts.judge, samples, ctx)
+    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : judgeRow(row, opts.judge, samples, ctx))
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
+        const same = guard?.check(row.record) ?? [];
+        if (same.length > 0) outcome.line[`${opts.judge.metric}/self_judging`] = same;
         opts.write(outcome.line, outcome);
         stats.done++;
         if (outcome.status === 'ok') stats.ok++;

@@ -18,7 +18,16 @@ export interface JudgeRequest {
   maxTokens?: number;
   /** Structured output: the JSON schema of the reply (from the zod reply schema) and its name. */
   responseFormat?: { mode: StructuredOutputMode; name: string; schema: Record<string, unknown> };
+  /** Ask for token logprobs (`logprobs: true, top_logprobs: 20`), for `scoring: expected`. */
+  logprobs?: boolean;
   signal?: AbortSignal;
+}
+
+/** One reply token with the endpoint's most likely alternatives at its position. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top: { token: string; logprob: number }[];
 }
 
 export interface TokenUsage {
@@ -33,6 +42,8 @@ export interface JudgeResponse {
   /** The model the endpoint says answered (falls back to the requested one). */
   model: string;
   usage?: TokenUsage;
+  /** When logprobs were asked for: the reply's tokens, or null when the endpoint gave none. */
+  tokens?: TokenLogprob[] | null;
 }
 
 /**

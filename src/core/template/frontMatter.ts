@@ -20,6 +20,14 @@ const provenance = z
   .object({ model: z.string().min(1), date: z.string().min(1), domain: z.string().optional(), strictness: z.enum(['lenient', 'balanced', 'strict']).optional() })
   .strict();
 
+const judgeMember = z
+  .object({
+    model: z.string().min(1, 'name the judge model'),
+    // A base URL (http…) or the name of an endpoint (CLI --endpoint NAME=URL, editor setting).
+    endpoint: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const frontMatterSchema = z
   .object({
     name: z.string().regex(IDENT, 'use lower case letters, digits and _, starting with a letter (e.g. helpfulness)'),
@@ -33,9 +41,16 @@ export const frontMatterSchema = z
         temperature: z.number().min(0).max(2).optional(),
         max_tokens: z.number().int().positive().optional(),
         swap: z.boolean().optional(),
+        // A panel of judges (issue #12): each member a model, optionally at another endpoint.
+        judges: z.array(judgeMember).min(1, 'a panel needs at least one judge').optional(),
+        min_judges: z.number().int().min(1).optional(),
+        // G-Eval's probability-weighted score (needs token logprobs from the endpoint).
+        scoring: z.enum(['expected'], { message: 'the only scoring option is "expected"' }).optional(),
       })
       .strict()
       .optional(),
+    // The dataset field naming the model that wrote the judged response (self-judging guard).
+    generator_field: z.string().regex(FIELD, 'a dataset field name: letters, digits and _').optional(),
     dimensions: z
       .array(z.object({ name: z.string().regex(IDENT, 'use lower case letters, digits and _'), description: z.string().min(1) }).strict())
       .min(1)
@@ -74,8 +89,17 @@ export const frontMatterSchema = z
         if (fm[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `\`${key}\` belongs to pairwise templates; remove it or set \`kind: pairwise\`` });
       }
       if (fm.model?.swap !== undefined) ctx.addIssue({ code: 'custom', path: ['model', 'swap'], message: '`swap` applies to pairwise templates only; remove it' });
-    } else if (fm.scale) {
-      ctx.addIssue({ code: 'custom', path: ['scale'], message: 'a pairwise template has no score scale (its verdict is A, B or TIE); remove `scale`' });
+    } else {
+      if (fm.scale) ctx.addIssue({ code: 'custom', path: ['scale'], message: 'a pairwise template has no score scale (its verdict is A, B or TIE); remove `scale`' });
+      if (fm.model?.scoring) ctx.addIssue({ code: 'custom', path: ['model', 'scoring'], message: '`scoring: expected` weighs a score scale; a pairwise template has none' });
+    }
+    const judges = fm.model?.judges;
+    if (fm.model?.min_judges !== undefined && (!judges || fm.model.min_judges > judges.length)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['model', 'min_judges'],
+        message: judges ? `\`min_judges\` (${fm.model.min_judges}) is more than the ${judges.length} judge(s) of the panel` : '`min_judges` needs a panel: list the judges under `model.judges`',
+      });
     }
     if ((fm.ranking || fm.degrees) && !fm.dimensions) {
       ctx.addIssue({ code: 'custom', path: [fm.ranking ? 'ranking' : 'degrees'], message: '`ranking` and `degrees` need `dimensions`; declare the dimensions in priority order' });
@@ -199,6 +223,7 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     ...(fm.freeform !== undefined && { freeform: fm.freeform }),
     ...(fm.system !== undefined && { system: fm.system }),
     ...(fm.pair && { pair: fm.pair }),
+    ...(fm.generator_field && { generator_field: fm.generator_field }),
   };
   return { frontMatter, config, bodyStart, diagnostics };
 }
@@ -226,8 +251,8 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair'];
-const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field'];
+const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap', 'judges', 'min_judges', 'scoring'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */
 function issueDiagnostic(issue: z.core.$ZodIssue, doc: Document, index: LineIndex, start: number): Diagnostic {

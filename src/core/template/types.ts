@@ -21,6 +21,12 @@ export interface ModelDefaults {
   max_tokens?: number;
   /** Pairwise position swap; default true. */
   swap: boolean;
+  /** A panel of judges: each a model, with an endpoint (base URL or endpoint name) when not the run's. */
+  judges?: { model: string; endpoint?: string }[];
+  /** Judges that must answer for a panel verdict (default: a strict majority of the panel). */
+  min_judges?: number;
+  /** `expected`: also record the probability-weighted score from token logprobs. */
+  scoring?: 'expected';
 }
 
 /** Front matter after zod validation. */
@@ -45,6 +51,8 @@ export interface TemplateConfig {
   system?: string;
   /** Pairwise: the fields the position swap exchanges, a[i] with b[i] (default response_a/response_b). */
   pair?: { a: string[]; b: string[] };
+  /** Dataset field naming the model that wrote the judged response (self-judging guard). */
+  generator_field?: string;
 }
 
 /** Canonical section keys; `other` is any level-1 heading we do not know. */

@@ -8,6 +8,7 @@ import { ByteDecoder, formatOf, isSkip, readDatasetFile, type DatasetItem, type 
 import { JsonlReader } from '../../core/dataset/jsonl';
 import { humanColumn, humanLabels, keyOf, readLabels } from '../../core/labels';
 import { rowOf } from '../../core/results/latest';
+import { PanelCollector, type PanelFigures } from '../../core/calibration/panel';
 import { CellIndex } from './cells';
 
 export interface LoadedFile {
@@ -16,7 +17,7 @@ export interface LoadedFile {
 }
 
 export type Calibrated =
-  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex }
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex; panel?: PanelFigures }
   | { ok: false; error: string };
 
 /** The file's rows and malformed records; an Error (naming the file) when it cannot be read at all. */
@@ -36,7 +37,10 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
   const outcome = await calibrate(yielding(items), metric);
   if (!outcome.ok) return { ok: false, error: `${display}: ${outcome.error}` };
   const cells = new CellIndex(data.rows, metric, outcome.report.kind);
-  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells };
+  const collector = new PanelCollector(metric);
+  for (const r of data.rows) collector.add(r);
+  const panel = await collector.figures(outcome.report.kind);
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, ...(panel ? { panel } : {}) };
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */

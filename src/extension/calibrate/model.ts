@@ -3,7 +3,8 @@
 import type { CalibrationKind, CalibrationNote, CalibrationReport, Correlation, Figure, PairwiseBias, PointwiseBias, Rate } from '../../core/calibration';
 import { taskOf, type Task } from '../../core/calibration/guidance';
 import type { DatasetRow } from '../../core/dataset';
-import type { BiasRow, CalibrationView, Headline, HeatRow } from '../../protocol/calibrate';
+import type { PanelFigures } from '../../core/calibration/panel';
+import type { BiasRow, CalibrationView, Headline, HeatRow, PanelFiguresView } from '../../protocol/calibrate';
 
 /** A metric with label columns in the file. */
 export interface MetricColumns {
@@ -79,6 +80,7 @@ export interface ViewInput {
   notes: readonly CalibrationNote[];
   notesOmitted: number;
   runView: boolean;
+  panel?: PanelFigures | undefined;
 }
 
 const ADVICE: Record<Task, string> = {
@@ -112,6 +114,22 @@ export function buildView(input: ViewInput): CalibrationView {
     notes: input.notes.map(({ row, line, message }) => ({ row, line, message })),
     notesOmitted: input.notesOmitted,
     runView: input.runView,
+    panel: input.panel ? panelFiguresView(input.panel) : null,
+  };
+}
+
+/** The panel figures as the calibration view draws them. */
+export function panelFiguresView(p: PanelFigures): PanelFiguresView {
+  return {
+    judges: p.judges,
+    alpha: Object.entries(p.krippendorff_alpha).map(([level, value]) => ({ level, value: value ?? null })),
+    alphaUnits: p.alpha_units,
+    fleiss: p.fleiss_kappa,
+    fleissN: p.fleiss_n,
+    kappa: p.cohen_kappa,
+    perJudge: p.per_judge.map((j) => ({ judge: j.judge, n: j.n, accuracy: j.accuracy, kappa: j.cohen_kappa })),
+    errorCorrelation: p.error_correlation,
+    effectiveJudges: p.effective_judges,
   };
 }
 

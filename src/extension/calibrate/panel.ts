@@ -100,7 +100,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };
       }
       this.cells = outcome.cells;
-      const built = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView() });
+      const built = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView(), panel: outcome.panel });
       const view = { ...built, failed: outcome.cells.failed, failedTotal: outcome.cells.failedTotal };
       this.studio.log.debug(`calibration of ${display} (${this.metric}) took ${(performance.now() - started).toFixed(1)} ms`);
       return { type: 'report', view };

@@ -13,7 +13,8 @@ import { latestPerRow } from '../../core/results/latest';
 import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/pipeline';
 import type { RowRange } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
-import { resolveJudge } from '../providers/resolve';
+import { panelAsJudge, resolvePanel } from '../providers/panel';
+import { readSettings, resolveJudge, type ResolveOutcome } from '../providers/resolve';
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
 import type { History } from './history';
@@ -45,7 +46,13 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   const templateRel = history.relative(root, req.template);
   const datasetRel = history.relative(root, req.dataset);
 
-  const resolved = await resolveJudge(studio, { template: judge.config, interactive: true });
+  // A template with `model.judges` runs its panel: each member at its endpoint with that origin's key.
+  const panel = judge.config.model.judges ? await resolvePanel(studio, judge.config, settingsFor(judge, '', readSettings().structured)) : undefined;
+  if (panel && !panel.ok) {
+    void vscode.window.showErrorMessage(`Judge Studio: ${panel.message}`);
+    return undefined;
+  }
+  const resolved: ResolveOutcome = panel?.ok ? panelAsJudge(panel, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
   if (!resolved.ok) return undefined;
 
   let resultsFile: vscode.Uri | undefined = req.resume instanceof vscode.Uri ? req.resume : undefined;
@@ -109,6 +116,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
           cache: new DiskCache(defaultCacheDir(process.env)),
           cacheScope: resolved.judge.cacheScope,
           ...(req.rows ? { rows: req.rows } : {}),
+          ...(panel?.ok ? { panel: panel.panel } : {}),
           signal: abort.signal,
           stats,
           log: (m) => studio.log.warn(`batch ${judge.metric}: ${m}`),
@@ -179,3 +187,4 @@ async function summarizeFile(file: string, builder: SummaryBuilder): Promise<Bat
   }
   return builder.result();
 }
+

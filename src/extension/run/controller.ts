@@ -8,7 +8,8 @@ import { pairFields, pairStyle } from '../../core/template';
 import type { RetryPolicy } from '../../core/judge/retry';
 import { runJudge } from '../../core/judge/runner';
 import type { RenderedOrder, RunView } from '../../protocol/run';
-import { resolveJudge } from '../providers/resolve';
+import { panelAsJudge, resolvePanel } from '../providers/panel';
+import { readSettings, resolveJudge } from '../providers/resolve';
 import type { Studio } from '../studio';
 import type { History } from './history';
 import { entryId, type RunEntry } from './model/history';
@@ -116,7 +117,13 @@ export class RunController implements vscode.Disposable {
     this.show(draw('running'));
 
     const signal = session.abort!.signal;
-    const resolved = await resolveJudge(this.studio, { template: judge.config, interactive: true, signal });
+    // A template with `model.judges` runs its whole panel (see providers/panel.ts).
+    const panel = judge.config.model.judges ? await resolvePanel(this.studio, judge.config, settingsFor(judge, '', readSettings().structured)) : undefined;
+    if (panel && !panel.ok) {
+      tracker.settle(true);
+      return this.finish(session, draw('failed', { failure: { title: 'The panel of judges cannot run', message: panel.message } }));
+    }
+    const resolved = panel?.ok ? panelAsJudge(panel, readSettings().structured) : await resolveJudge(this.studio, { template: judge.config, interactive: true, signal });
     if (session !== this.session) return undefined;
     if (!resolved.ok) {
       tracker.settle(true);
@@ -140,6 +147,7 @@ export class RunController implements vscode.Disposable {
         retry: SINGLE_RUN_RETRY,
         signal,
         log: (m) => this.studio.log.warn(`run ${judge.metric}: ${m}`),
+        ...(panel?.ok ? { panel: { ...panel.panel, members: panel.panel.members.map((m) => ({ ...m, client: new TracingClient(m.client, tracker, update) })) } } : {}),
       });
       if (outcome.interrupted || !line) {
         tracker.settle(true);
@@ -327,5 +335,6 @@ export function settingsFor(judge: PreparedJudge, model: string, structured: 'js
     schemaName: judge.metric,
     ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
     ...(m.max_tokens !== undefined ? { maxTokens: m.max_tokens } : {}),
+    ...(m.scoring === 'expected' && judge.config.scale ? { expectedScale: judge.config.scale } : {}),
   };
 }

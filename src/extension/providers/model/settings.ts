@@ -8,7 +8,7 @@ export const SECTION = 'judgeStudio';
 export type ProviderKind = 'auto' | 'openai-compatible' | 'vscode-lm';
 
 /** Settings whose workspace values are ignored in Restricted Mode (also declared in package.json). */
-export const RESTRICTED_KEYS = ['provider', 'endpoint.baseUrl', 'endpoint.model', 'endpoint.structuredOutput', 'endpoint.headers'] as const;
+export const RESTRICTED_KEYS = ['provider', 'endpoint.baseUrl', 'endpoint.model', 'endpoint.structuredOutput', 'endpoint.headers', 'endpoints'] as const;
 
 /** The shape of `WorkspaceConfiguration.inspect()` that matters here. */
 export interface Inspected {

@@ -1,7 +1,7 @@
 // A results line (design.md "Results file") read back into what the run view shows. Pure and
 // defensive: a line may come from an older version or a hand-edited file, so every column is
 // checked and a missing verdict is never shown as a score.
-import type { DimensionRow, PairPass, ResultView, ViolationView } from '../../../protocol/run';
+import type { DimensionRow, PairPass, PanelView, ResultView, ViolationView } from '../../../protocol/run';
 
 export type Line = Record<string, unknown>;
 type Winner = 'A' | 'B' | 'TIE';
@@ -11,7 +11,7 @@ const KNOWN = new Set([
   'score', 'justification', 'confidence', 'model', 'error', 'raw_replies', 'samples', 'score_mean', 'passes',
   'pairwise_choice', 'position_consistent', 'degree', 'ranking_a', 'ranking_b', 'dimensions', 'rule_violations',
   'human_rating', 'human_pairwise_choice', 'error_kind', 'repaired', 'template_hash', 'batch_id', 'judges', 'panel_agreement',
-  'flip_rate', 'score_sd', 'time', 'extra', 'sample_agreement', 'dimension_agreement',
+  'flip_rate', 'score_sd', 'time', 'extra', 'sample_agreement', 'dimension_agreement', 'panel_majority', 'score_expected', 'self_judging',
 ]);
 
 /**
@@ -207,4 +207,45 @@ export function inputRecord(line: Line, metric: string): Line {
   return Object.fromEntries(
     Object.entries(line).filter(([k]) => k !== '_row' && (!k.startsWith(prefix) || k === `${prefix}human_rating` || k === `${prefix}human_pairwise_choice`)),
   );
+}
+
+/** The panel part of the run view (`m/judges`), or null when the line is not a panel's. */
+export function panelView(line: Line, metric: string): PanelView | null {
+  const judges = column(line, metric, 'judges');
+  if (!Array.isArray(judges)) return null;
+  const choice = column(line, metric, 'pairwise_choice');
+  const score = num(column(line, metric, 'score'));
+  const verdict = isWinner(choice) ? choice : score !== null ? String(score) : null;
+  const passes = Array.isArray(column(line, metric, 'passes')) ? (column(line, metric, 'passes') as unknown[]).map(obj) : [];
+  const majority = column(line, metric, 'panel_majority');
+  return {
+    verdict,
+    agreement: num(column(line, metric, 'panel_agreement')),
+    majority: typeof majority === 'boolean' ? majority : null,
+    judges: judges.flatMap((j) => {
+      const o = obj(j);
+      if (!o || typeof o.judge !== 'string') return [];
+      const v = isWinner(o.verdict) ? o.verdict : num(o.verdict) !== null ? String(o.verdict) : null;
+      return [{
+        judge: o.judge,
+        verdict: v,
+        confidence: num(o.confidence),
+        consistent: typeof o.position_consistent === 'boolean' ? o.position_consistent : null,
+        errorKind: typeof o.error_kind === 'string' ? o.error_kind : null,
+        error: typeof o.error === 'string' ? o.error : null,
+        passes: passes.flatMap((p) =>
+          p && p.judge === o.judge && (p.order === 'AB' || p.order === 'BA') && isWinner(p.winner) ? [{ order: p.order, winner: p.winner }] : [],
+        ),
+        justification: str(o.justification),
+        agrees: v !== null && v === verdict,
+      }];
+    }),
+  };
+}
+
+/** "panel 2/3 agree" for lists, or null when the line is not a panel's. */
+export function panelAgreementText(line: Line, metric: string): string | null {
+  const p = panelView(line, metric);
+  if (!p) return null;
+  return `panel ${p.judges.filter((j) => j.agrees).length}/${p.judges.length} agree`;
 }

@@ -12,6 +12,8 @@ export const batchSummarySchema = z.discriminatedUnion('kind', [
     /** Count per score, keys are the scores as strings (JSON object keys), in numeric order. */
     scores: z.record(z.string(), z.number().int()),
     mean: z.number().nullable(),
+    /** A panel's run: mean share of the panel agreeing with each row's verdict. */
+    panelAgreement: z.number().nullable().optional(),
   }),
   z.object({
     kind: z.literal('pairwise'),
@@ -25,6 +27,7 @@ export const batchSummarySchema = z.discriminatedUnion('kind', [
     consistencyRate: z.number().nullable(),
     /** Multi-dimension templates: rows with at least one rule violation; null for plain pairwise. */
     violationRows: z.number().int().nullable(),
+    panelAgreement: z.number().nullable().optional(),
   }),
 ]);
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
@@ -43,6 +46,8 @@ export class SummaryBuilder {
   private consistent = 0;
   private dimensional = false;
   private violationRows = 0;
+  private agreementSum = 0;
+  private agreementRows = 0;
 
   /** `kind` comes from the template: a file of only failed rows has no verdict to tell it. */
   constructor(
@@ -57,6 +62,11 @@ export class SummaryBuilder {
     this.rows++;
     const col = (name: string) => column(line, this.metric, name);
     const failed = typeof col('error') === 'string';
+    const agreement = col('panel_agreement');
+    if (typeof agreement === 'number' && Number.isFinite(agreement)) {
+      this.agreementSum += agreement;
+      this.agreementRows++;
+    }
     if (this.kind === 'pointwise') {
       const score = col('score');
       if (failed || typeof score !== 'number') {
@@ -86,9 +96,10 @@ export class SummaryBuilder {
 
   result(): BatchSummary {
     const { rows, failed } = this;
+    const panel = this.agreementRows ? { panelAgreement: round(this.agreementSum / this.agreementRows) } : {};
     if (this.kind === 'pointwise') {
       const scores = Object.fromEntries([...this.counts.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
-      return { kind: 'pointwise', rows, failed, scores, mean: this.scored ? round(this.sum / this.scored) : null };
+      return { kind: 'pointwise', rows, failed, scores, mean: this.scored ? round(this.sum / this.scored) : null, ...panel };
     }
     return {
       kind: 'pairwise',
@@ -99,6 +110,7 @@ export class SummaryBuilder {
       consistent: this.consistent,
       consistencyRate: this.swapped ? round(this.consistent / this.swapped) : null,
       violationRows: this.dimensional ? this.violationRows : null,
+      ...panel,
     };
   }
 }
@@ -118,6 +130,7 @@ export function summaryLines(s: BatchSummary): string[] {
     const total = Object.values(s.scores).reduce((a, b) => a + b, 0);
     const widest = Math.max(1, ...Object.values(s.scores));
     const lines = [`${s.rows} rows · mean ${s.mean ?? '–'}${failed}`];
+    if (typeof s.panelAgreement === 'number') lines.push(`panel agreement ${pct(s.panelAgreement)}`);
     for (const [score, n] of Object.entries(s.scores)) {
       const bar = '█'.repeat(Math.round((n / widest) * 12));
       lines.push(`score ${score}: ${n}${total ? ` (${pct(n / total)})` : ''} ${bar}`.trimEnd());
@@ -132,5 +145,6 @@ export function summaryLines(s: BatchSummary): string[] {
   ];
   if (s.swapped) lines.push(`position-consistent ${s.consistent} of ${s.swapped} swapped rows`);
   if (s.violationRows !== null) lines.push(`${s.violationRows} row${s.violationRows === 1 ? '' : 's'} with rule violations`);
+  if (typeof s.panelAgreement === 'number') lines.push(`panel agreement ${pct(s.panelAgreement)}`);
   return lines;
 }

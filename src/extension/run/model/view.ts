@@ -4,7 +4,7 @@ import type { DatasetRecord } from '../../../core/dataset/types';
 import type { PreparedJudge } from '../../../core/judge/prepare';
 import type { Phase, RawReply, RenderedOrder, ResultView, RunView } from '../../../protocol/run';
 import type { HistoryEntry, RunEntry } from './history';
-import { rawReplies, resultView, type Line } from './result';
+import { panelView, rawReplies, resultView, type Line } from './result';
 import { passLabel, type PassPrompt } from './status';
 
 export type Rendered = { ok: true; orders: RenderedOrder[]; prompts: PassPrompt[] } | { ok: false; error: string };
@@ -53,6 +53,8 @@ export function runView(input: ViewInput): RunView {
   if (failure) result = { kind: 'error', title: failure.title, message: failure.message, passes: [] };
   else if (line) {
     result = resultView(line, input.template.metric, input.scale);
+    // A panel's passes are shown per judge in the panel table, not as one long row of passes.
+    if (result?.kind === 'pairwise' && Array.isArray(line[`${input.template.metric}/judges`])) result = { ...result, passes: [] };
     if (!result) result = { kind: 'error', title: 'The results row has no verdict', message: `No "${input.template.metric}/…" verdict or error column in this row.`, passes: [] };
     if (input.repaired && result.kind !== 'error') result = { ...result, repaired: true };
     // A failed row keeps its raw replies in the line; show those not already tracked live.
@@ -75,6 +77,7 @@ export function runView(input: ViewInput): RunView {
     result,
     raw,
     canRerun: input.canRerun,
+    panel: line && !failure ? panelView(line, input.template.metric) : null,
   };
 }
 
