@@ -27,6 +27,13 @@ export const DIAGNOSTIC_CODES = [
   'undelimited-input',
   'verdict-before-reasoning',
   'examples-unbalanced',
+  // multi-criterion pointwise templates (weighted criteria, a rubric each)
+  'criterion-rubric-missing',
+  'criterion-weight-range',
+  'criterion-weights-sum',
+  'criterion-rubric-gap',
+  'example-criterion-missing',
+  'unknown-criterion',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
