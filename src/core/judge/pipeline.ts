@@ -16,6 +16,7 @@ import type { RetryPolicy } from './retry';
 import type { RowOutcome } from './row';
 import { inRange, runJudge, type RowRange } from './runner';
 import { RunStats } from './stats';
+import { tieredRowJudge, type TierOptions, type TierStats } from './tiered';
 import type { JudgeClient } from './types';
 
 export type ResultsMode = 'new' | 'resume' | 'overwrite';
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   /** The endpoint went down (a state) or came back (undefined). */
   onOutage?: (state: OutageState | undefined) => void;
   stats?: RunStats;
+  /** Tiered judging: a screen model first, the run's model for the rows it escalates (tiered.ts). */
+  tiers?: { options: TierOptions; stats: TierStats };
   /** Injectable for tests; default streams the dataset file. */
   items?: (signal: AbortSignal) => AsyncIterable<DatasetItem>;
 }
@@ -143,6 +146,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         ...(scan ? { done: scan.done } : {}),
         ...(opts.log ? { log: opts.log } : {}),
         ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
+        ...(opts.tiers ? { judgeRow: tieredRowJudge(opts.tiers.options, opts.tiers.stats) } : {}),
       });
     } catch (e) {
       if (writer.failure && e === writer.failure) {

@@ -49,6 +49,8 @@ export interface RunnerOptions {
   onSkip?: (skip: DatasetSkip) => void;
   stats?: RunStats;
   limiter?: LimiterOptions;
+  /** Judges one row; default `judgeRow` (tiered runs pass their own, see tiered.ts). */
+  judgeRow?: typeof judgeRow;
 }
 
 export interface RunResult {
@@ -100,7 +102,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   let readError: unknown;
 
   const start = (row: DatasetRow) => {
-    const task = judgeRow(row, opts.judge, samples, ctx)
+    const task = (opts.judgeRow ?? judgeRow)(row, opts.judge, samples, ctx)
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
         opts.write(outcome.line, outcome);
