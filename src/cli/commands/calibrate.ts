@@ -5,6 +5,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
 import { describeFailure } from '../../core/calibration/thresholds';
+import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallView, type CriteriaCalibration } from '../../core/calibration/criteria';
+import { isSkip, type DatasetItem } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { joinLabels, type JoinStats } from '../../core/labels';
 import { latestPerRow } from '../../core/results';
@@ -47,7 +49,11 @@ export const calibrateCommand: Command = async (args, io) => {
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
   // Resume appends retried rows: the last line per `_row` stands.
-  let items = latestPerRow(() => readDataset(full, { signal: io.signal }));
+  const open = () => latestPerRow(() => readDataset(full, { signal: io.signal }));
+  let items: ReturnType<typeof open> = open();
+  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
+  const criteria = (await looksLikeCriteria(open(), metric)) ? await findCriteria(open(), metric) : [];
+  if (criteria.length > 0) items = overallView(items, metric);
   let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
   if (values.labels) {
     const loaded = await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template);
@@ -82,15 +88,23 @@ export const calibrateCommand: Command = async (args, io) => {
     );
   }
 
+  let perCriterion: CriteriaCalibration | undefined;
+  if (criteria.length > 0) {
+    const result = await calibrateCriteria(open, metric, criteria);
+    if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
+    perCriterion = result.value;
+  }
   const gate = checkMinimums(outcome.report, minimums.minimums);
   if (!gate.ok) throw new UsageError(gate.error);
   const { report } = outcome;
   if (values.json) {
     const json: Record<string, unknown> = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : { ...report };
+    if (perCriterion) Object.assign(json, { criteria: perCriterion.criteria, criteria_summary: perCriterion.summary, most_disagreement: perCriterion.most_disagreement });
     if (labels) json.human_labels = { file: values.labels, annotators: labels.loaded.human.annotators, ...labels.stats, agreement: labels.loaded.agreement ?? null };
     io.stdout(JSON.stringify(json, null, 2) + '\n');
   } else {
     io.stdout(formatReport(report, gate.checks));
+    if (perCriterion) io.stdout(formatCriteria(perCriterion));
     if (labels && values.labels) io.stdout(formatHumanLabels(values.labels, labels.loaded, labels.stats));
   }
   const failed = gate.checks.filter((c) => !c.passed);
@@ -101,4 +115,13 @@ export const calibrateCommand: Command = async (args, io) => {
 function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], omitted: number): void {
   for (const n of notes) io.stderr(`${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
   if (omitted > 0) io.stderr(`${file}: ${omitted} more row${omitted === 1 ? '' : 's'} skipped for the same kinds of reasons\n`);
+}
+
+/** The first readable row decides whether the file holds a multi-criterion judge's results. */
+async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
+  for await (const item of items) {
+    if (isSkip(item)) continue;
+    return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
+  }
+  return false;
 }
