@@ -19,7 +19,6 @@ const REF = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'reference', 'cri
   most_disagreement: string;
 };
 const NAMES = ['accuracy', 'clarity', 'depth'];
-type Line = Record<string, unknown>;
 
 function close(actual: unknown, expected: unknown, what: string): void {
   if (typeof expected === 'number' && typeof actual === 'number') assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} vs ${expected}`);
