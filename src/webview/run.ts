@@ -15,6 +15,7 @@ import {
 } from '../protocol/run';
 import { button, el, root, showRejection } from './lib/dom';
 import { connect, start } from './lib/host';
+import { criteriaTable, tiersBox } from './runCriteria';
 
 const host = connect<WebviewMessage, RunState>();
 const post = host.post;
@@ -41,6 +42,8 @@ function render(view: RunView): void {
   host.setState({ id: view.id });
   const nodes: Node[] = [toolbar(view), about(view), status(view)];
   if (view.result) nodes.push(verdict(view.result));
+  if (view.criteria) nodes.push(criteriaTable(view.criteria));
+  if (view.tiers) nodes.push(tiersBox(view.tiers));
   if (view.messages.length) nodes.push(messages(view.messages));
   if (view.raw.length) nodes.push(rawReplies(view));
   // Every update redraws the page: keep open whatever the reader opened.

@@ -5,6 +5,7 @@ import type { PreparedJudge } from '../../../core/judge/prepare';
 import type { Phase, RawReply, RenderedOrder, ResultView, RunView } from '../../../protocol/run';
 import type { HistoryEntry, RunEntry } from './history';
 import { rawReplies, resultView, type Line } from './result';
+import { criteriaView, tiersView } from './criteria';
 import { passLabel, type PassPrompt } from './status';
 
 export type Rendered = { ok: true; orders: RenderedOrder[]; prompts: PassPrompt[] } | { ok: false; error: string };
@@ -70,6 +71,7 @@ export function runView(input: ViewInput): RunView {
     result,
     raw,
     canRerun: input.canRerun,
+    ...(line && !failure ? { criteria: criteriaView(line, input.template.metric), tiers: tiersView(line, input.template.metric) } : {}),
   };
 }
 
