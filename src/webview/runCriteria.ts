@@ -23,14 +23,17 @@ export function criteriaTable(c: CriteriaView): HTMLElement {
     for (const e of r.evidence) list.append(el('li', undefined, e));
     if (r.evidence.length) evidence.append(list);
     else evidence.textContent = '–';
-    tr.append(el('th', 'name', r.name), el('td', 'weight', pct(r.weight)), el('td', 'score', fmt(r.score)), evidence, el('td', 'justification', r.justification), el('td', 'improvement', r.improvement));
+    tr.append(el('th', 'name', r.name), el('td', 'weight', pct(r.weight)), el('td', 'crit-score', fmt(r.score)), evidence, el('td', 'justification', r.justification), el('td', 'improvement', r.improvement));
     body.append(tr);
   }
   const overall = el('tr', 'overall');
-  overall.append(el('th', undefined, 'overall (weighted)'), el('td', 'weight', '100%'), el('td', 'score', fmt(c.overall, 6)), el('td', undefined, c.rounded === null ? '' : `rounded: ${c.rounded}`), el('td'), el('td'));
+  overall.append(el('th', undefined, 'overall (weighted)'), el('td', 'weight', '100%'), el('td', 'crit-score', fmt(c.overall, 6)), el('td', undefined, c.rounded === null ? '' : `rounded: ${c.rounded}`), el('td'), el('td'));
   body.append(overall);
   table.append(thead, body);
-  box.append(table);
+  // A narrow panel scrolls the table sideways instead of squeezing the text columns.
+  const scroll = el('div', 'criteria-scroll');
+  scroll.append(table);
+  box.append(scroll);
   return box;
 }
 
