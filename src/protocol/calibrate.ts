@@ -55,6 +55,16 @@ export type GuidanceView = z.infer<typeof guidanceViewSchema>;
 
 export const noteSchema = z.object({ row: position, line: position, message: z.string() });
 
+/** A multi-criterion judge: the overall and each criterion, to switch between. */
+export const criteriaSwitchSchema = z.object({
+  base: z.string(),
+  current: z.string(),
+  options: z.array(z.object({ metric: z.string(), label: z.string(), mean_abs_diff: figure, mean_diff: figure })),
+  /** The criterion where judge and humans disagree most (largest mean |judge − human|). */
+  most: z.nullable(z.string()),
+});
+export type CriteriaSwitch = z.infer<typeof criteriaSwitchSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -80,6 +90,7 @@ export const calibrationViewSchema = z.object({
   notesOmitted: count,
   /** True when `judgeStudio.showResultRow` is there to open a row in the run view. */
   runView: z.boolean(),
+  criteria: z.optional(criteriaSwitchSchema),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 
@@ -121,6 +132,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectCell'), human: labelSchema, judge: labelSchema }),
   z.object({ type: z.literal('openRow'), row: position }),
   z.object({ type: z.literal('reload') }),
+  /** Show another criterion (or the overall) of a multi-criterion judge. */
+  z.object({ type: z.literal('switchMetric'), metric: z.string() }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

@@ -111,3 +111,27 @@ export function formatCriteria(c: CriteriaCalibration): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** `q/accuracy` → `{base: 'q', criterion: 'accuracy'}` when the record has that criterion's columns. */
+export function criterionOf(record: DatasetRecord, metric: string): { base: string; criterion: string } | undefined {
+  const i = metric.lastIndexOf('/');
+  if (i <= 0) return undefined;
+  const base = metric.slice(0, i);
+  const criterion = metric.slice(i + 1);
+  return Object.hasOwn(record, `${base}/score_${criterion}`) || Object.hasOwn(record, `${base}/human_rating/${criterion}`) ? { base, criterion } : undefined;
+}
+
+/** One record as `calibrate` should read it for `metric`: a criterion (`m/<c>`), the overall of a criteria judge, or as it is. */
+export function calibrationRecord(record: DatasetRecord, metric: string): DatasetRecord {
+  const c = criterionOf(record, metric);
+  if (c) {
+    return {
+      ...record,
+      [`${metric}/human_rating`]: record[`${c.base}/human_rating/${c.criterion}`],
+      [`${metric}/score`]: record[`${c.base}/score_${c.criterion}`],
+      [`${metric}/error`]: record[`${c.base}/error`],
+      [`${metric}/error_kind`]: record[`${c.base}/error_kind`],
+    };
+  }
+  return isCriteriaRecord(record, metric) ? { ...record, [`${metric}/score`]: record[`${metric}/score_rounded`] } : record;
+}

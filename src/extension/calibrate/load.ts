@@ -9,6 +9,8 @@ import { JsonlReader } from '../../core/dataset/jsonl';
 import { humanColumn, humanLabels, keyOf, readLabels } from '../../core/labels';
 import { rowOf } from '../../core/results/latest';
 import { CellIndex } from './cells';
+import { criteriaSwitch, type CriteriaSwitch } from './criteria';
+import { calibrationRecord } from '../../core/calibration/criteria';
 
 export interface LoadedFile {
   rows: DatasetRow[];
@@ -16,7 +18,7 @@ export interface LoadedFile {
 }
 
 export type Calibrated =
-  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex }
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex; criteria?: CriteriaSwitch }
   | { ok: false; error: string };
 
 /** The file's rows and malformed records; an Error (naming the file) when it cannot be read at all. */
@@ -31,12 +33,15 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
 export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
   data = { ...data, rows: latestRows(data.rows) };
   if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
+  // A multi-criterion judge: the overall on its integer view, or one criterion as a metric `m/<c>`.
+  const criteria = await criteriaSwitch(data.rows, metric);
+  if (criteria) data = { ...data, rows: data.rows.map((r) => ({ ...r, record: calibrationRecord(r.record, metric) })) };
   // The core counts malformed records too, so it gets every item back in file order.
   const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
   const outcome = await calibrate(items, metric);
   if (!outcome.ok) return { ok: false, error: `${display}: ${outcome.error}` };
   const cells = new CellIndex(data.rows, metric, outcome.report.kind);
-  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells };
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, ...(criteria ? { criteria } : {}) };
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */
