@@ -181,3 +181,16 @@ describe('multi-criterion templates', () => {
     });
   });
 });
+
+describe('rendered prompt of a multi-criterion template', () => {
+  it('lists every criterion with its description and normalised weight, and the reply shape, in the preview', async () => {
+    const { renderTemplate } = await import('../../src/core/template');
+    const out = renderTemplate(parseTemplate(CRITERIA), { prompt: 'p', response: 'r' });
+    assert.ok(out.ok);
+    if (!out.ok) return;
+    const user = out.prompt.messages.map((m) => m.content).join('\n');
+    assert.match(user, /"accuracy": Claims are true\. \(weight 70%\)/);
+    assert.match(user, /"clarity": Easy to follow\. \(weight 30%\)/);
+    assert.match(user, /"evidence".*\n.*"justification".*\n.*"score".*\n.*"improvement"/);
+  });
+});
