@@ -7,7 +7,7 @@ import { main } from '../../src/cli/main';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
 import { auditPick, escalationReasons, parseEscalation } from '../../src/core/judge/tiered';
 import { sweepThresholds } from '../../src/core/judge/thresholdSweep';
-import { FakeOpenAI } from '../support/fakeOpenAI';
+import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { CASES, CRITERIA_DIR, criteriaJudge, criteriaReply, fixtureScores } from '../support/criteriaFixtures';
 import { captureIO, readJsonl, tempDir } from '../support/judgeFixtures';
 
@@ -139,6 +139,40 @@ describe('tiered judging', () => {
     assert.equal((await cli([...base, '--audit', '10'])).code, EXIT_USAGE);
     assert.equal((await cli([...base, '--screen-model', 'big'])).code, EXIT_USAGE);
     assert.equal((await cli([...base, '--screen-model', 'small', '--escalate', 'sometimes'])).code, EXIT_USAGE);
+  });
+});
+
+describe('tiered pairwise judging', () => {
+  let fake: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    fake = await FakeOpenAI.start();
+    dir = tempDir();
+    // The screen always names whichever response is shown first: its two orders disagree. The big
+    // judge (the fake's default) picks the longer response in both orders.
+    fake.rules = [(r) => (r.body?.model === 'small' ? reply({ justification: 'first one', winner: 'A', confidence: 0.9 }) : undefined)];
+  });
+  afterEach(() => fake.close());
+
+  it('escalates a position-inconsistent screen verdict and keeps both verdicts', async () => {
+    const out = path.join(dir, 'pair.jsonl');
+    const io = captureIO(ROOT, {});
+    const code = await main(['run', 'examples/fluency_pairwise.judge', '--data', 'examples/fluency_pairwise.jsonl', '--base-url', fake.baseURL, '--model', 'big', '--screen-model', 'small', '--escalate', 'inconsistent', '--out', out, '--no-cache'], io);
+    assert.equal(code, EXIT_OK, io.err);
+    const lines = readJsonl(out);
+    assert.equal(lines.length, 6);
+    for (const l of lines) {
+      const tiers = l['pairwise_fluency/tiers'] as { screen: { pairwise_choice: string; position_consistent: boolean }; judge: { pairwise_choice: string; model: string } };
+      assert.equal(l['pairwise_fluency/tier'], 'judge');
+      assert.deepEqual(l['pairwise_fluency/escalation'], ['inconsistent']);
+      assert.deepEqual([tiers.screen.pairwise_choice, tiers.screen.position_consistent], ['TIE', false]);
+      assert.equal(tiers.judge.model, 'big');
+      assert.equal(l['pairwise_fluency/pairwise_choice'], tiers.judge.pairwise_choice);
+      // The big judge picks the longer response; f1's two responses are equally long.
+      const a = String(l.baseline_model_response).length;
+      const b = String(l.response).length;
+      assert.equal(tiers.judge.pairwise_choice, a > b ? 'A' : b > a ? 'B' : 'TIE', String(l.id));
+    }
   });
 });
 
