@@ -32,7 +32,8 @@ describe('calibration view of a multi-criterion judge', () => {
     assert.ok(out.ok);
     if (!out.ok) return;
     for (const f of ['n', 'labels', 'confusion_matrix', 'accuracy', 'cohen_kappa', 'quadratic_weighted_kappa', 'spearman']) {
-      const [a, e] = [out.report[f as keyof typeof out.report], REF.criteria.depth![f]];
+      const a: unknown = out.report[f as keyof typeof out.report];
+      const e: unknown = REF.criteria.depth![f];
       if (typeof a === 'number' && typeof e === 'number') assert.ok(Math.abs(a - e) < 1e-9, `${f}: ${a} vs ${e}`);
       else assert.deepEqual(a, e, f);
     }
