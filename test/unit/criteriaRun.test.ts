@@ -146,4 +146,19 @@ describe('multi-criterion judging through the CLI', () => {
     const text = await cli(['calibrate', out, '--metric', 'q']);
     assert.match(text.io.out, /Most disagreement: clarity .*judge scores higher than humans/);
   });
+
+  it('reports the criteria alone when humans labelled only the criteria', async () => {
+    fake.rules = [criteriaJudge((response) => criteriaReply(fixtureScores(response)))];
+    const { out, lines } = await run();
+    const stripped = path.join(dir, 'criteria-only.jsonl');
+    fs.writeFileSync(stripped, lines.map((l) => JSON.stringify({ ...l, 'q/human_rating': undefined })).join('\n') + '\n');
+    assert.ok(fs.existsSync(out));
+    const { code, io } = await cli(['calibrate', stripped, '--metric', 'q', '--json']);
+    assert.equal(code, EXIT_OK, io.err);
+    const report = JSON.parse(io.out) as { overall: null; overall_error: string; most_disagreement: { criterion: string }; criteria: Record<string, { n: number }> };
+    assert.equal(report.overall, null);
+    assert.match(report.overall_error, /q\/human_rating/);
+    assert.equal(report.criteria.clarity?.n, REF.criteria.clarity!.n);
+    assert.equal(report.most_disagreement.criterion, 'clarity');
+  });
 });

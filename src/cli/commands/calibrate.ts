@@ -78,6 +78,11 @@ export const calibrateCommand: Command = async (args, io) => {
         `pass --template T (the template that judged the file) so the keys can be computed from its inputs`,
     );
   }
+  // Humans may label the criteria and not the overall: then the criteria are reported alone.
+  const overallMissing = !outcome.ok ? outcome.error : outcome.report.n === 0 ? `no row has both a human label and a judge verdict for "${metric}"` : undefined;
+  if (overallMissing !== undefined && criteria.length > 0 && minimums.minimums.length === 0 && !labels) {
+    return criteriaOnly(io, file, metric, overallMissing, await calibrateCriteria(open, metric, criteria), values.json);
+  }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
   if (outcome.report.n === 0) {
@@ -124,4 +129,18 @@ async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: stri
     return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
   }
   return false;
+}
+
+/** The per-criterion report when the overall cannot be calibrated (no overall labels). */
+function criteriaOnly(io: CliIO, file: string, metric: string, why: string, result: Awaited<ReturnType<typeof calibrateCriteria>>, json: boolean | undefined): number {
+  if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
+  const c = result.value;
+  if (c.summary.every((s) => s.n === 0)) throw new UsageError(`${file}: ${why}, and no criterion has both a human label (${metric}/human_rating/<criterion>) and a judge score`);
+  if (json) {
+    io.stdout(`${JSON.stringify({ metric, overall: null, overall_error: why, criteria: c.criteria, criteria_summary: c.summary, most_disagreement: c.most_disagreement }, null, 2)}\n`);
+  } else {
+    io.stdout(`${metric}: the overall score is not calibrated (${why}).\n`);
+    io.stdout(formatCriteria(c));
+  }
+  return EXIT_OK;
 }
