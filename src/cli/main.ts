@@ -8,6 +8,7 @@ import { labelsCommand } from './commands/labels';
 import { compareCommand } from './commands/compare';
 import { probeCommand } from './commands/probe';
 import { importCommand } from './commands/import';
+import { thresholdsCommand } from './commands/thresholds';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
   probe: probeCommand,
   import: importCommand,
+  thresholds: thresholdsCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -40,6 +42,7 @@ Commands:
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
   import fastchat|promptfoo|vertex <file> --out DIR [--force] [--json]
+  thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;

@@ -32,6 +32,13 @@ export const DIAGNOSTIC_CODES = [
   'verdict-not-asked',
   'verdict-pattern-invalid',
   'verdict-pattern-unsafe',
+  // multi-criterion pointwise templates (weighted criteria, a rubric each)
+  'criterion-rubric-missing',
+  'criterion-weight-range',
+  'criterion-weights-sum',
+  'criterion-rubric-gap',
+  'example-criterion-missing',
+  'unknown-criterion',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

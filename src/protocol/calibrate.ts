@@ -83,6 +83,16 @@ export const panelFiguresSchema = z.object({
 });
 export type PanelFiguresView = z.infer<typeof panelFiguresSchema>;
 
+/** A multi-criterion judge: the overall and each criterion, to switch between. */
+export const criteriaSwitchSchema = z.object({
+  base: z.string(),
+  current: z.string(),
+  options: z.array(z.object({ metric: z.string(), label: z.string(), mean_abs_diff: figure, mean_diff: figure })),
+  /** The criterion where judge and humans disagree most (largest mean |judge − human|). */
+  most: z.nullable(z.string()),
+});
+export type CriteriaSwitch = z.infer<typeof criteriaSwitchSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -113,6 +123,7 @@ export const calibrationViewSchema = z.object({
   runView: z.boolean(),
   /** A panel's results: agreement between its judges. */
   panel: z.optional(z.nullable(panelFiguresSchema)),
+  criteria: z.optional(criteriaSwitchSchema),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 
@@ -157,6 +168,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('selectCell'), human: labelSchema, judge: labelSchema }),
   z.object({ type: z.literal('openRow'), row: position }),
   z.object({ type: z.literal('reload') }),
+  /** Show another criterion (or the overall) of a multi-criterion judge. */
+  z.object({ type: z.literal('switchMetric'), metric: z.string() }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

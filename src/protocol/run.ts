@@ -2,6 +2,7 @@
 // display-ready view on every change; the page only draws it. Both sides validate on receipt.
 // zod/mini, as in ./preview.ts: the same checks at a fraction of the webview bundle.
 import * as z from 'zod/mini';
+import { criteriaViewSchema, tiersViewSchema } from './criteria';
 
 const winner = z.enum(['A', 'B', 'TIE']);
 const order = z.enum(['AB', 'BA']);
@@ -170,6 +171,10 @@ export const runViewSchema = z.object({
   canRerun: z.boolean(),
   /** A panel of judges' row: every judge and the panel verdict. */
   panel: z.optional(z.nullable(panelViewSchema)),
+  /** Multi-criterion templates: the per-criterion table (./criteria.ts). */
+  criteria: z.optional(z.nullable(criteriaViewSchema)),
+  /** Tiered runs: which tier decided, and both verdicts. */
+  tiers: z.optional(z.nullable(tiersViewSchema)),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 

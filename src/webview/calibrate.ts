@@ -73,11 +73,34 @@ function render(message: HostMessage): void {
 }
 
 function renderReport(v: CalibrationView): void {
-  root.replaceChildren(header(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v), ...panelFigures(v));
+  root.replaceChildren(header(v), ...criteriaBar(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v), ...panelFigures(v));
   root.dataset.state = 'report';
   const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
   if (selected && stillThere) select(selected.human, selected.judge);
   else selected = undefined;
+}
+
+/** A multi-criterion judge: the overall and each criterion, with its mean gap to humans; one click switches. */
+function criteriaBar(v: CalibrationView): HTMLElement[] {
+  const c = v.criteria;
+  if (!c) return [];
+  const nav = el('nav', 'criteria-switch');
+  nav.setAttribute('aria-label', 'Criterion');
+  nav.append(el('span', 'label', 'Criterion: '));
+  for (const o of c.options) {
+    const gap = o.mean_abs_diff === null ? '' : ` (|j−h| ${fixed(o.mean_abs_diff)})`;
+    const b = button(`${o.label}${gap}`, o.metric === c.current ? 'Shown now' : `Calibrate ${o.label}`, () => post({ type: 'switchMetric', metric: o.metric }), o.metric === c.current);
+    b.dataset.metric = o.metric;
+    if (o.metric === c.current) b.setAttribute('aria-current', 'true');
+    if (o.label === c.most) b.classList.add('most');
+    nav.append(b);
+  }
+  const most = c.options.find((o) => o.label === c.most);
+  if (most && most.mean_diff !== null) {
+    const dir = most.mean_diff > 0 ? 'higher' : most.mean_diff < 0 ? 'lower' : 'neither higher nor lower';
+    nav.append(el('p', 'most-note', `Most disagreement: ${most.label} — the judge scores ${dir} than humans by ${fixed(Math.abs(most.mean_diff))} on average. A consistent gap on one criterion matters more than scattered noise.`));
+  }
+  return [nav];
 }
 
 function header(v: CalibrationView): HTMLElement {

@@ -16,6 +16,7 @@ import {
 } from '../protocol/run';
 import { button, el, root, showRejection } from './lib/dom';
 import { connect, start } from './lib/host';
+import { criteriaTable, tiersBox } from './runCriteria';
 
 const host = connect<WebviewMessage, RunState>();
 const post = host.post;
@@ -44,6 +45,8 @@ function render(view: RunView): void {
   const nodes: Node[] = [toolbar(view), about(view), status(view)];
   if (view.result) nodes.push(verdict(view.result, view.template.pair ?? null));
   if (view.panel) nodes.push(panelSection(view.panel));
+  if (view.criteria) nodes.push(criteriaTable(view.criteria));
+  if (view.tiers) nodes.push(tiersBox(view.tiers));
   if (view.messages.length) nodes.push(messages(view.messages));
   if (view.raw.length) nodes.push(rawReplies(view));
   // Every update redraws the page: keep open whatever the reader opened.

@@ -266,6 +266,17 @@ export function autoReply(r: RecordedRequest): FakeAction {
     const justification = winner === 'TIE' ? 'Both responses are equally long.' : `Response ${winner} is longer.`;
     return reply({ justification, winner, confidence: winner === 'TIE' ? 0.5 : 0.8 });
   }
+  const criteria = (props?.criteria as { properties?: Record<string, { properties?: { score?: { minimum?: number; maximum?: number } } }> } | undefined)?.properties;
+  if (criteria) {
+    // Multi-criterion pointwise: each criterion scored by a hash of the prompt and its name.
+    const entries = Object.entries(criteria).map(([name, c]) => {
+      const lo = c.properties?.score?.minimum ?? 1;
+      const hi = c.properties?.score?.maximum ?? 5;
+      const score = lo + (hash(`${name}\n${r.prompt}`) % (hi - lo + 1));
+      return [name, { evidence: [`fake evidence for ${name}`], justification: `Scored ${score} by the fake judge.`, score, improvement: `Improve ${name}.` }];
+    });
+    return reply({ criteria: Object.fromEntries(entries), summary: 'Summarised by the fake judge.' });
+  }
   let min = props?.score?.minimum;
   let max = props?.score?.maximum;
   if (min === undefined || max === undefined) {

@@ -18,8 +18,9 @@ describe('New Judge Template starters', () => {
     });
   }
 
-  it('offers the six kinds the issue names', () => {
-    assert.deepEqual(STARTERS.map((s) => s.kind), ['pointwise-1-5', 'pointwise-1-7', 'pointwise-1-10', 'pass-fail', 'pairwise', 'hhh']);
+  it('offers the six kinds the issue names, and weighted criteria', () => {
+    assert.deepEqual(STARTERS.map((s) => s.kind), ['pointwise-1-5', 'pointwise-1-7', 'pointwise-1-10', 'pass-fail', 'criteria', 'pairwise', 'hhh']);
+    assert.deepEqual(parseTemplate(starter('criteria', 'x').template).config?.criteria?.map((c) => c.weight), [0.6, 0.4]);
     assert.deepEqual(parseTemplate(starter('pass-fail', 'x').template).config?.scale, { min: 0, max: 1 });
     assert.deepEqual(parseTemplate(starter('pointwise-1-10', 'x').template).config?.scale, { min: 1, max: 10 });
   });

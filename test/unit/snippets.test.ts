@@ -66,7 +66,7 @@ function pointwise(scale: [number, number], rubricLines: string, extra = ''): st
   ].join('\n');
 }
 
-const WHOLE_TEMPLATES = ['template-pointwise', 'template-pairwise', 'template-hhh'];
+const WHOLE_TEMPLATES = ['template-pointwise', 'template-pairwise', 'template-hhh', 'template-criteria'];
 
 describe('snippets/judge.code-snippets', () => {
   it('gives every snippet a prefix, a description and a body made of strings', () => {
@@ -178,6 +178,22 @@ describe('whole-template snippets', () => {
     const t = parseTemplate(expand(bodyText(byPrefix('template-pairwise'))));
     assert.equal(t.config?.kind, 'pairwise');
     assert.deepEqual(new Set(t.placeholders.map((p) => p.head)), new Set(['prompt', 'response_a', 'response_b']));
+  });
+});
+
+describe('criteria snippets', () => {
+  it('template-criteria declares two weighted criteria and names their rubric subsections after them', () => {
+    const t = parseTemplate(expand(bodyText(byPrefix('template-criteria'))));
+    assert.deepEqual(t.config?.criteria?.map((c) => [c.name, c.weight]), [['accuracy', 0.6], ['completeness', 0.4]]);
+  });
+
+  it('criterion-rubric adds a subsection that covers the 1-5 scale for a new criterion', () => {
+    const base = expand(bodyText(byPrefix('template-criteria')));
+    const text = base
+      .replace('    weight: 0.4\n', '    weight: 0.2\n  - name: criterion_name\n    description: Another.\n    weight: 0.2\n')
+      .replace('# Evaluation steps', `${expand(bodyText(byPrefix('criterion-rubric')))}\n# Evaluation steps`);
+    const found = notInfo(validateTemplate(text));
+    assert.deepEqual(found, [], problems(found));
   });
 });
 

@@ -1,6 +1,6 @@
 // One test per diagnostic code where it fires (at the marked text) and one where it must not:
 // front matter, sections, placeholders and Handlebars syntax. Rubric, example and dimension codes
-// are in template.rubric.test.ts, the judge-prompt lints in template.lints.test.ts.
+// are in template.rubric.test.ts, the judge-prompt lints in template.lints.test.ts, criteria in template.criteria.test.ts.
 import * as assert from 'node:assert/strict';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics';
 import { validateTemplate } from '../../src/core/template';
@@ -9,7 +9,7 @@ import { edit, expectNone, expectOne, HHH, marked, spanOf, VALID, withCode } fro
 describe('validateTemplate', () => {
   it('has a test here, in template.rubric.test.ts, template.lints.test.ts or template.verdict.test.ts for every stable diagnostic code', () => {
     // Guards this file against a code being added without tests.
-    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced', 'verdict-missing', 'verdict-not-asked', 'verdict-pattern-invalid', 'verdict-pattern-unsafe']);
+    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced', 'verdict-missing', 'verdict-not-asked', 'verdict-pattern-invalid', 'verdict-pattern-unsafe', 'criterion-rubric-missing', 'criterion-weight-range', 'criterion-weights-sum', 'criterion-rubric-gap', 'example-criterion-missing', 'unknown-criterion']);
     assert.deepEqual(DIAGNOSTIC_CODES.filter((c) => !tested.has(c)), []);
   });
 

@@ -7,6 +7,7 @@ import { calibrate, checkMinimums, formatReport, parseMinimums, type Calibration
 import { describeFailure } from '../../core/calibration/thresholds';
 import { PanelCollector } from '../../core/calibration/panel';
 import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
+import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallView, type CriteriaCalibration } from '../../core/calibration/criteria';
 import { isSkip, type DatasetItem } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
 import { joinLabels, type JoinStats } from '../../core/labels';
@@ -50,7 +51,11 @@ export const calibrateCommand: Command = async (args, io) => {
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
   // Resume appends retried rows: the last line per `_row` stands.
-  let items = latestPerRow(() => readDataset(full, { signal: io.signal }));
+  const open = () => latestPerRow(() => readDataset(full, { signal: io.signal }));
+  let items: ReturnType<typeof open> = open();
+  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
+  const criteria = (await looksLikeCriteria(open(), metric)) ? await findCriteria(open(), metric) : [];
+  if (criteria.length > 0) items = overallView(items, metric);
   let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
   if (values.labels) {
     const loaded = await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template);
@@ -84,6 +89,11 @@ export const calibrateCommand: Command = async (args, io) => {
         `pass --template T (the template that judged the file) so the keys can be computed from its inputs`,
     );
   }
+  // Humans may label the criteria and not the overall: then the criteria are reported alone.
+  const overallMissing = !outcome.ok ? outcome.error : outcome.report.n === 0 ? `no row has both a human label and a judge verdict for "${metric}"` : undefined;
+  if (overallMissing !== undefined && criteria.length > 0 && minimums.minimums.length === 0 && !labels) {
+    return criteriaOnly(io, file, metric, overallMissing, await calibrateCriteria(open, metric, criteria), values.json);
+  }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
   if (outcome.report.n === 0) {
@@ -94,6 +104,12 @@ export const calibrateCommand: Command = async (args, io) => {
     );
   }
 
+  let perCriterion: CriteriaCalibration | undefined;
+  if (criteria.length > 0) {
+    const result = await calibrateCriteria(open, metric, criteria);
+    if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
+    perCriterion = result.value;
+  }
   const gate = checkMinimums(outcome.report, minimums.minimums);
   if (!gate.ok) throw new UsageError(gate.error);
   const { report } = outcome;
@@ -103,12 +119,14 @@ export const calibrateCommand: Command = async (args, io) => {
     const json: Record<string, unknown> = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : { ...report };
     if (panelFigures) json.panel = panelFigures;
     if (stability) json.stability = stability;
+    if (perCriterion) Object.assign(json, { criteria: perCriterion.criteria, criteria_summary: perCriterion.summary, most_disagreement: perCriterion.most_disagreement });
     if (labels) json.human_labels = { file: values.labels, annotators: labels.loaded.human.annotators, ...labels.stats, agreement: labels.loaded.agreement ?? null };
     io.stdout(JSON.stringify(json, null, 2) + '\n');
   } else {
     io.stdout(formatReport(report, gate.checks));
     if (panelFigures) io.stdout(`\n${formatPanel(panelFigures, report)}`);
     if (stability) io.stdout(`\n${formatStability(stability)}`);
+    if (perCriterion) io.stdout(formatCriteria(perCriterion));
     if (labels && values.labels) io.stdout(formatHumanLabels(values.labels, labels.loaded, labels.stats));
   }
   const failed = gate.checks.filter((c) => !c.passed);
@@ -119,4 +137,27 @@ export const calibrateCommand: Command = async (args, io) => {
 function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], omitted: number): void {
   for (const n of notes) io.stderr(`${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
   if (omitted > 0) io.stderr(`${file}: ${omitted} more row${omitted === 1 ? '' : 's'} skipped for the same kinds of reasons\n`);
+}
+
+/** The first readable row decides whether the file holds a multi-criterion judge's results. */
+async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
+  for await (const item of items) {
+    if (isSkip(item)) continue;
+    return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
+  }
+  return false;
+}
+
+/** The per-criterion report when the overall cannot be calibrated (no overall labels). */
+function criteriaOnly(io: CliIO, file: string, metric: string, why: string, result: Awaited<ReturnType<typeof calibrateCriteria>>, json: boolean | undefined): number {
+  if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
+  const c = result.value;
+  if (c.summary.every((s) => s.n === 0)) throw new UsageError(`${file}: ${why}, and no criterion has both a human label (${metric}/human_rating/<criterion>) and a judge score`);
+  if (json) {
+    io.stdout(`${JSON.stringify({ metric, overall: null, overall_error: why, criteria: c.criteria, criteria_summary: c.summary, most_disagreement: c.most_disagreement }, null, 2)}\n`);
+  } else {
+    io.stdout(`${metric}: the overall score is not calibrated (${why}).\n`);
+    io.stdout(formatCriteria(c));
+  }
+  return EXIT_OK;
 }

@@ -23,6 +23,8 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { Command } from '../io';
 import { loadValidTemplate } from '../template';
 import { buildPanel, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
+import { TIER_OPTIONS, TIER_USAGE, tierSetup } from '../tiers';
+import { tierSummaryJson, tierSummaryLines } from '../../core/judge/tierSummary';
 
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
@@ -96,6 +98,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  ...TIER_OPTIONS,
 } as const;
 
 /** How often the progress line is printed (ms); $JUDGE_STUDIO_PROGRESS_MS overrides it (tests shorten it). */
@@ -104,7 +107,7 @@ const PROGRESS_MS = 2_000;
 export const runCommand: Command = async (args, io) => {
   const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   if (v.help) {
-    io.stdout(USAGE);
+    io.stdout(USAGE + TIER_USAGE);
     return EXIT_OK;
   }
   if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio run <template> --data <file>');
@@ -147,6 +150,7 @@ export const runCommand: Command = async (args, io) => {
   }
   const model = members ? members.map((m) => m.model).join(', ') : (v.model ?? config.model.name);
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
+  const tiers = tierSetup(v, model, parsePrice);
   // A cached answer never gets the follow-up, so runs with and without it must not share entries.
   const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
   const { cacheScope, shownURL } = endpoint;
@@ -239,6 +243,7 @@ export const runCommand: Command = async (args, io) => {
       ...(rows ? { rows } : {}),
       ...(cache ? { cache } : {}),
       ...(panel ? { panel: panel.panel } : {}),
+      ...(tiers ? { tiers } : {}),
       ...signalOpt,
     });
   } catch (e) {
@@ -256,9 +261,11 @@ export const runCommand: Command = async (args, io) => {
   io.stderr(`${stats.progressLine()}\n`);
   const meta = { model, baseURL: shownURL, prices, metric, interrupted: result.interrupted, stop: result.stop, out: outName, cacheDir: cache ? cacheDir : null };
   io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
+  const tierPrices = { judge: prices, screen: tiers?.screenPrice };
+  if (tiers) io.stderr(`${tierSummaryLines(tiers.stats, tierPrices).join('\n')}\n`);
   const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data} --out ${outName}`);
   if (hint) log(hint);
-  if (v.json) io.stdout(`${JSON.stringify(summaryJson(stats, meta), null, 2)}\n`);
+  if (v.json) io.stdout(`${JSON.stringify({ ...summaryJson(stats, meta), ...(tiers ? { tiers: tierSummaryJson(tiers.stats, tierPrices) } : {}) }, null, 2)}\n`);
   if (result.nothingRead) {
     log(`${v.data}: ${result.nothingRead}`);
     return EXIT_USAGE;

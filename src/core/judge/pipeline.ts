@@ -17,6 +17,7 @@ import type { RetryPolicy } from './retry';
 import type { RowOutcome } from './row';
 import { inRange, runJudge, type RowRange } from './runner';
 import { RunStats } from './stats';
+import { tieredRowJudge, type TierOptions, type TierStats } from './tiered';
 import type { JudgeClient } from './types';
 
 export type ResultsMode = 'new' | 'resume' | 'overwrite';
@@ -53,6 +54,8 @@ export interface PipelineOptions {
   stats?: RunStats;
   /** A panel of judges (each member with its own client, settings and cache scope). */
   panel?: Panel;
+  /** Tiered judging: a screen model first, the run's model for the rows it escalates (tiered.ts). */
+  tiers?: { options: TierOptions; stats: TierStats };
   /** Injectable for tests; default streams the dataset file. */
   items?: (signal: AbortSignal) => AsyncIterable<DatasetItem>;
 }
@@ -147,6 +150,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         ...(opts.log ? { log: opts.log } : {}),
         ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
         ...(opts.panel ? { panel: opts.panel } : {}),
+        ...(opts.tiers ? { judgeRow: tieredRowJudge(opts.tiers.options, opts.tiers.stats) } : {}),
       });
     } catch (e) {
       if (writer.failure && e === writer.failure) {

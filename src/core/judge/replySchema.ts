@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { TemplateConfig } from '../template/types';
 
+import { criteriaJsonSchema, criteriaOutputInstruction, criteriaReplySchema, isMultiCriterion } from './criteriaSchema';
 import { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySchema, isDimensional } from './dimensions';
 import { fieldLines, outputInstructionText, type SchemaProperties } from './instruction';
 import { WINNERS, type Winner } from './winners';
@@ -43,6 +44,7 @@ export const pairwiseSchema = z
 /** The schema a reply of this template must satisfy. */
 export function replySchema(config: TemplateConfig): z.ZodType<Record<string, unknown>> {
   if (isDimensional(config)) return dimensionalReplySchema(config) as unknown as z.ZodType<Record<string, unknown>>;
+  if (isMultiCriterion(config)) return criteriaReplySchema(config) as unknown as z.ZodType<Record<string, unknown>>;
   if (config.kind === 'pointwise') {
     const scale = config.scale ?? { min: 1, max: 5 };
     return pointwiseSchema(scale.min, scale.max);
@@ -53,6 +55,7 @@ export function replySchema(config: TemplateConfig): z.ZodType<Record<string, un
 /** JSON schema for `response_format: {type: "json_schema"}`: strict-mode compatible (no extra keys). */
 export function replyJsonSchema(config: TemplateConfig): Record<string, unknown> {
   if (isDimensional(config)) return dimensionalJsonSchema(config);
+  if (isMultiCriterion(config)) return criteriaJsonSchema(config);
   const schema = z.toJSONSchema(replySchema(config), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   schema.additionalProperties = false;
@@ -71,6 +74,7 @@ function exampleReply(config: TemplateConfig): string {
 /** The instruction appended when a template has no `Output format` section. */
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
+  if (isMultiCriterion(config)) return criteriaOutputInstruction(config);
   if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale);
   return outputInstructionText(fieldLines(replyJsonSchema(config).properties as SchemaProperties), exampleReply(config));
 }

@@ -53,6 +53,8 @@ export interface RunnerOptions {
   limiter?: LimiterOptions;
   /** A panel of judges: every member judges every row (client, settings and cacheScope above are unused). */
   panel?: Panel;
+  /** Judges one row; default `judgeRow` (tiered runs pass their own, see tiered.ts). */
+  judgeRow?: typeof judgeRow;
 }
 
 export interface RunResult {
@@ -109,7 +111,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   let readError: unknown;
 
   const start = (row: DatasetRow) => {
-    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : judgeRow(row, opts.judge, samples, ctx))
+    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : (opts.judgeRow ?? judgeRow)(row, opts.judge, samples, ctx))
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
         const same = guard?.check(row.record) ?? [];

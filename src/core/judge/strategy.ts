@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import type { TemplateConfig } from '../template/types';
 import { dimensionalStrategy, type DimensionalOptions } from './dimensionalStrategy';
 import { isDimensional } from './dimensions';
+import { isMultiCriterion } from './criteriaSchema';
+import { criteriaStrategy } from './criteriaStrategy';
 import { pairwiseSchema, pointwiseSchema, replyJsonSchema } from './replySchema';
 import type { PairwiseReply, PointwiseReply, Winner } from './replySchema';
 import { extraColumn, repairInstruction, type JudgeStrategy, type PassReply } from './strategyTypes';
@@ -21,7 +23,9 @@ export type StrategyOptions = DimensionalOptions;
 export function strategyFor(config: TemplateConfig, options: StrategyOptions = {}): JudgeStrategy {
   const strategy = isDimensional(config)
     ? dimensionalStrategy(config, options)
-    : config.kind === 'pointwise'
+    : isMultiCriterion(config)
+      ? criteriaStrategy(config)
+      : config.kind === 'pointwise'
       ? pointwiseStrategy(config)
       : pairwiseStrategy(config);
   // A text verdict format replaces JSON for single-verdict templates (validation refuses it with dimensions).

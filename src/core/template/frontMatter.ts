@@ -6,6 +6,7 @@ import type { Diagnostic } from '../diagnostics';
 import type { LineIndex } from '../text';
 import type { FrontMatter, TemplateConfig } from './types';
 import { closest } from './suggest';
+import { RESERVED_CRITERION_NAMES } from './criteria';
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
 const VERDICT_FORMATS = ['json', 'tagged', 'regex'] as const;
@@ -55,6 +56,11 @@ export const frontMatterSchema = z
       .array(z.object({ name: z.string().regex(IDENT, 'use lower case letters, digits and _'), description: z.string().min(1) }).strict())
       .min(1)
       .optional(),
+    // Multi-criterion pointwise (direct scoring with weights): see criteria.ts.
+    criteria: z
+      .array(z.object({ name: z.string().regex(IDENT, 'use lower case letters, digits and _'), description: z.string().min(1), weight: z.number() }).strict())
+      .min(1)
+      .optional(),
     ranking: intRange.optional(),
     degrees: z.array(z.string().min(1)).min(2).optional(),
     // Verdict formats and free-form prompts (bring your own judge prompt).
@@ -91,6 +97,7 @@ export const frontMatterSchema = z
       if (fm.model?.swap !== undefined) ctx.addIssue({ code: 'custom', path: ['model', 'swap'], message: '`swap` applies to pairwise templates only; remove it' });
     } else {
       if (fm.scale) ctx.addIssue({ code: 'custom', path: ['scale'], message: 'a pairwise template has no score scale (its verdict is A, B or TIE); remove `scale`' });
+      if (fm.criteria) ctx.addIssue({ code: 'custom', path: ['criteria'], message: '`criteria` belongs to pointwise templates (pairwise ones declare `dimensions`); set `kind: pointwise` or use `dimensions`' });
       if (fm.model?.scoring) ctx.addIssue({ code: 'custom', path: ['model', 'scoring'], message: '`scoring: expected` weighs a score scale; a pairwise template has none' });
     }
     const judges = fm.model?.judges;
@@ -101,6 +108,12 @@ export const frontMatterSchema = z
         message: judges ? `\`min_judges\` (${fm.model.min_judges}) is more than the ${judges.length} judge(s) of the panel` : '`min_judges` needs a panel: list the judges under `model.judges`',
       });
     }
+    const criteria = new Set<string>();
+    fm.criteria?.forEach((c, i) => {
+      if (RESERVED_CRITERION_NAMES.includes(c.name)) ctx.addIssue({ code: 'custom', path: ['criteria', i, 'name'], message: `"${c.name}" is reserved (its column score_${c.name} means something else); choose another name` });
+      if (criteria.has(c.name)) ctx.addIssue({ code: 'custom', path: ['criteria', i, 'name'], message: `criterion "${c.name}" is declared twice` });
+      criteria.add(c.name);
+    });
     if ((fm.ranking || fm.degrees) && !fm.dimensions) {
       ctx.addIssue({ code: 'custom', path: [fm.ranking ? 'ranking' : 'degrees'], message: '`ranking` and `degrees` need `dimensions`; declare the dimensions in priority order' });
     }
@@ -217,6 +230,7 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     ...(fm.scale && { scale: fm.scale }),
     ...(fm.inputs && { inputs: fm.inputs }),
     ...(fm.dimensions && { dimensions: fm.dimensions }),
+    ...(fm.criteria && { criteria: fm.criteria }),
     ...(fm.ranking && { ranking: fm.ranking }),
     ...(fm.degrees && { degrees: fm.degrees }),
     ...(fm.verdict && { verdict: fm.verdict }),
@@ -251,7 +265,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap', 'judges', 'min_judges', 'scoring'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */

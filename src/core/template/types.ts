@@ -15,6 +15,13 @@ export interface Dimension {
   description: string;
 }
 
+/** One criterion of a multi-criterion pointwise template; `weight` as written (0–1, normalised when judged). */
+export interface Criterion {
+  name: string;
+  description: string;
+  weight: number;
+}
+
 export interface ModelDefaults {
   name?: string;
   temperature?: number;
@@ -37,6 +44,8 @@ export interface TemplateConfig {
   scale?: IntRange;
   inputs?: string[];
   model: ModelDefaults;
+  /** Multi-criterion pointwise: weighted criteria, each with its own rubric (`## name` under `# Rubric`). */
+  criteria?: Criterion[];
   /** Multi-dimension pairwise (HHH): dimensions in priority order. */
   dimensions?: Dimension[];
   /** Multi-dimension pairwise: absolute ranking scale for each response, e.g. 1..7. */

@@ -7,6 +7,7 @@ import { parseSections, SECTION_TITLES } from './sections';
 import { lintTemplate } from './lints';
 import { checkVerdict } from './verdictChecks';
 import { closest } from './suggest';
+import { checkCriteria } from './criteria';
 import type { ParsedTemplate, Section, SectionKey, TemplateConfig } from './types';
 import { isMap, isSeq, parseDocument, type Node } from 'yaml';
 
@@ -24,7 +25,9 @@ export function validateTemplate(input: string | ParsedTemplate): Diagnostic[] {
     checkSections(t, out);
     if (t.config) {
       checkPlaceholders(t, t.config, out);
-      checkRubric(t, t.config, out);
+      // A multi-criterion template has a rubric per criterion; criteria.ts checks those and their examples.
+      if (t.config.criteria) checkCriteria(t, t.config, out);
+      else checkRubric(t, t.config, out);
       checkExamples(t, t.config, out);
       if (t.config.dimensions) checkDimensions(t, t.config, out);
       lintTemplate(t, t.config, out);
@@ -190,6 +193,8 @@ function checkExamples(t: ParsedTemplate, config: TemplateConfig, out: Diagnosti
     }
     const v = ex.value as Record<string, unknown> | undefined;
     if (config.dimensions || typeof v !== 'object' || v === null) continue;
+    // Missing criteria and out-of-scale criterion scores are reported by checkCriteria, once.
+    if (config.criteria && !criteriaComplete(v, config)) continue;
     if (config.kind === 'pointwise' && config.scale && 'score' in v) {
       const s = v.score;
       if (typeof s !== 'number' || !Number.isInteger(s) || s < config.scale.min || s > config.scale.max) {
@@ -207,6 +212,16 @@ function checkExamples(t: ParsedTemplate, config: TemplateConfig, out: Diagnosti
       out.push({ ...ex.span, severity: 'warning', code: 'example-invalid-json', message: `The example does not match the reply format (${issue?.path.join('.') || 'reply'}: ${issue?.message}); the judge imitates examples, so make it a valid reply.` });
     }
   }
+}
+
+function criteriaComplete(v: Record<string, unknown>, config: TemplateConfig): boolean {
+  const given = v.criteria;
+  if (typeof given !== 'object' || given === null) return false;
+  const { min, max } = config.scale ?? { min: 1, max: 5 };
+  return (config.criteria ?? []).every((c) => {
+    const score = ((given as Record<string, unknown>)[c.name] as Record<string, unknown> | undefined)?.score;
+    return typeof score === 'number' && Number.isInteger(score) && score >= min && score <= max;
+  });
 }
 
 function jsonErrorSpan(t: ParsedTemplate, ex: ParsedTemplate['examples'][number]) {

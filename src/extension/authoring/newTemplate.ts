@@ -54,7 +54,7 @@ async function create(args: NewTemplateArgs): Promise<{ template: string; datase
     name = await vscode.window.showInputBox({
       title: 'New Judge Template: metric name',
       prompt: 'Results columns are named after it (e.g. helpfulness/score).',
-      value: kind === 'hhh' ? 'hhh' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness',
+      value: kind === 'hhh' ? 'hhh' : kind === 'criteria' ? 'answer_quality' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness',
       validateInput: async (v) => nameProblem(v) ?? ((await exists(vscode.Uri.joinPath(dir, `${v}.judge`))) ? `${v}.judge already exists here; choose another name.` : undefined),
     });
     if (name === undefined) return undefined;

@@ -10,6 +10,8 @@ import { humanColumn, humanLabels, keyOf, readLabels } from '../../core/labels';
 import { rowOf } from '../../core/results/latest';
 import { PanelCollector, type PanelFigures } from '../../core/calibration/panel';
 import { CellIndex } from './cells';
+import { criteriaSwitch, type CriteriaSwitch } from './criteria';
+import { calibrationRecord } from '../../core/calibration/criteria';
 
 export interface LoadedFile {
   rows: DatasetRow[];
@@ -17,7 +19,7 @@ export interface LoadedFile {
 }
 
 export type Calibrated =
-  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex; panel?: PanelFigures }
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex; panel?: PanelFigures; criteria?: CriteriaSwitch }
   | { ok: false; error: string };
 
 /** The file's rows and malformed records; an Error (naming the file) when it cannot be read at all. */
@@ -32,6 +34,9 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
 export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
   data = { ...data, rows: latestRows(data.rows) };
   if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
+  // A multi-criterion judge: the overall on its integer view, or one criterion as a metric `m/<c>`.
+  const criteria = await criteriaSwitch(data.rows, metric);
+  if (criteria) data = { ...data, rows: data.rows.map((r) => ({ ...r, record: calibrationRecord(r.record, metric) })) };
   // The core counts malformed records too, so it gets every item back in file order.
   const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
   const outcome = await calibrate(yielding(items), metric);
@@ -40,7 +45,7 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
   const collector = new PanelCollector(metric);
   for (const r of data.rows) collector.add(r);
   const panel = await collector.figures(outcome.report.kind);
-  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, ...(panel ? { panel } : {}) };
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, ...(panel ? { panel } : {}), ...(criteria ? { criteria } : {}) };
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */

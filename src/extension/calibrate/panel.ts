@@ -102,6 +102,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
       this.cells = outcome.cells;
       const built = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView(), panel: outcome.panel });
       const view = { ...built, failed: outcome.cells.failed, failedTotal: outcome.cells.failedTotal };
+      if (outcome.criteria) view.criteria = outcome.criteria;
       this.studio.log.debug(`calibration of ${display} (${this.metric}) took ${(performance.now() - started).toFixed(1)} ms`);
       return { type: 'report', view };
     } catch (e) {
@@ -126,6 +127,12 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
       }
       case 'openRow':
         await this.openRow(m.row);
+        return;
+      case 'switchMetric':
+        // Only the choices this view offered; the new panel takes this one's place.
+        if (m.metric === this.metric || !this.offers(m.metric)) return;
+        await vscode.commands.executeCommand('judgeStudio.calibrate', { file: this.file.fsPath, metric: m.metric });
+        this.panel.dispose();
         return;
     }
   }
@@ -152,6 +159,11 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     const range = doc.lineAt(Math.min(place.line - 1, doc.lineCount - 1)).range;
     await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside, selection: range });
     await this.notice(`Row ${place.runRow} opened in ${this.display} at line ${place.line}: ${why}.`);
+  }
+
+  private offers(metric: string): boolean {
+    const latest = this.latest;
+    return latest?.type === 'report' && (latest.view.criteria?.options.some((o) => o.metric === metric) ?? false);
   }
 
   private async notice(text: string): Promise<void> {

@@ -1,7 +1,7 @@
 // Starter templates for "New Judge Template": each a complete, valid template with a two-row
 // sample dataset, so the preview renders at once. Pure (no vscode), tested in plain node.
 
-export type StarterKind = 'pointwise-1-5' | 'pointwise-1-7' | 'pointwise-1-10' | 'pass-fail' | 'pairwise' | 'hhh';
+export type StarterKind = 'pointwise-1-5' | 'pointwise-1-7' | 'pointwise-1-10' | 'pass-fail' | 'criteria' | 'pairwise' | 'hhh';
 
 export interface StarterChoice {
   kind: StarterKind;
@@ -14,6 +14,7 @@ export const STARTERS: readonly StarterChoice[] = [
   { kind: 'pointwise-1-7', label: 'Pointwise, 1–7', detail: 'Score one response from 1 to 7' },
   { kind: 'pointwise-1-10', label: 'Pointwise, 1–10', detail: 'Score one response from 1 to 10' },
   { kind: 'pass-fail', label: 'Pass/fail', detail: 'Does one response meet every requirement? (scale [0, 1])' },
+  { kind: 'criteria', label: 'Several weighted criteria, 1–5', detail: 'Score one response on each criterion with evidence and an improvement; weighted overall score' },
   { kind: 'pairwise', label: 'Pairwise', detail: 'Which of two responses is better: A, B or TIE (both orders)' },
   { kind: 'hhh', label: 'HHH (harmless, honest, helpful)', detail: 'Compare two responses on three dimensions in priority order' },
 ];
@@ -145,6 +146,71 @@ Prompt:
 </prompt>
 
 Response:
+<response>
+{{response}}
+</response>
+`;
+}
+
+function criteria(name: string): string {
+  return `---
+name: ${name}
+kind: pointwise
+description: Direct scoring on weighted criteria, each with evidence and one improvement.
+scale: [1, 5]
+inputs: [prompt, response]
+criteria:
+  - name: accuracy
+    description: Every claim in the response is true, and nothing false is implied.
+    weight: 0.6
+  - name: completeness
+    description: The response covers what the request needs.
+    weight: 0.4
+model:
+  temperature: 0
+---
+
+${SYSTEM}
+# Criteria
+
+{{!-- Weights are each criterion's share of the overall score; they should sum to 1. --}}
+- accuracy (60%): every claim is true and nothing false is implied.
+- completeness (40%): the response covers what the request needs.
+
+# Rubric
+
+## accuracy
+
+- 5: Every claim is correct; nothing misleading.
+- 4: Correct in substance; one imprecise detail that does not mislead.
+- 3: One factual error, or a claim that leads the reader to a wrong belief.
+- 2: Several errors, or the central claim is wrong.
+- 1: Mostly or entirely false.
+
+## completeness
+
+- 5: Covers everything the request asks for and what the user needs to act on it.
+- 4: Covers the main point; one secondary detail is missing.
+- 3: Covers the main point only in outline.
+- 2: Touches the topic but misses the main point.
+- 1: Does not address the request.
+
+# Evaluation steps
+
+For each criterion, in the order above:
+1. Collect evidence: quote the parts of the response that bear on it, or note what is missing.
+2. Pick the score on that criterion's rubric that fits the evidence; between two, pick the lower.
+3. Justify the score from the evidence, then suggest one specific improvement.
+Then write a short summary.
+
+# Task
+
+Prompt:
+<prompt>
+{{prompt}}
+</prompt>
+
+Response to evaluate:
 <response>
 {{response}}
 </response>
@@ -292,6 +358,7 @@ export function starter(kind: StarterKind, name: string): Starter {
     : kind === 'pointwise-1-7' ? pointwise(name, 7)
     : kind === 'pointwise-1-10' ? pointwise(name, 10)
     : kind === 'pass-fail' ? passFail(name)
+    : kind === 'criteria' ? criteria(name)
     : kind === 'pairwise' ? pairwise(name)
     : hhh(name);
   const rows = kind === 'pairwise' || kind === 'hhh' ? PAIR_ROWS : POINTWISE_ROWS;

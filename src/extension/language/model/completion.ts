@@ -6,6 +6,7 @@ import { cursorContext, type CursorContext } from './cursor';
 import { KEY_VALUES, MODEL_KEYS, SECTION_DOCS, TOP_LEVEL_KEYS, type KeyDoc } from './docs';
 import { declareInputEdit, type SampleView, type TextEditSpec } from './edits';
 import { frontMatterRegion } from './structure';
+import { criteriaCompletions } from './criteria';
 
 export type EntryKind = 'field' | 'property' | 'helper' | 'section' | 'key' | 'value';
 
@@ -34,6 +35,8 @@ const HELPERS: [string, string][] = [
 ];
 
 export function completionsAt(t: ParsedTemplate, offset: number, sample: SampleView): CompletionEntry[] {
+  const criteria = criteriaCompletions(t, offset);
+  if (criteria) return criteria;
   const ctx = cursorContext(t, offset);
   switch (ctx.kind) {
     case 'placeholder':

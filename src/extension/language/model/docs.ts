@@ -37,6 +37,11 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
     summary: 'Judge model defaults',
     doc: 'Defaults for the judge call: `name`, `temperature`, `max_tokens`, and for pairwise templates `swap` (on by default). Command-line flags and settings override them.',
   },
+  criteria: {
+    summary: 'Weighted criteria, a rubric each (pointwise)',
+    doc: 'For multi-criterion pointwise templates: a list of `{name, description, weight}`. Each criterion has its own rubric, a `## <name>` subsection of `# Rubric`, and the judge scores each one with evidence, a justification and one improvement. The overall score `<metric>/score` is the weighted mean (weights normalised to sum to 1); `<metric>/score_rounded` rounds it half away from zero.',
+    kind: 'pointwise',
+  },
   dimensions: {
     summary: 'Named dimensions, in priority order (pairwise)',
     doc: 'For multi-dimension pairwise templates: a list of `{name, description}`, highest priority first. Level-2 headings under `# Criteria` must name a declared dimension.',

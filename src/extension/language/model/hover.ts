@@ -7,6 +7,7 @@ import { declaredInputs, templateKind } from './completion';
 import { MODEL_KEYS, SECTION_DOCS, TOP_LEVEL_KEYS } from './docs';
 import type { SampleView } from './edits';
 import { frontMatterRegion } from './structure';
+import { criteriaHover } from './criteria';
 
 /** `md` is Markdown we wrote; `text` comes from the template or dataset and is shown literally. */
 export type HoverPart = { md: string } | { text: string } | { code: string };
@@ -18,7 +19,7 @@ export interface HoverInfo {
 }
 
 export function hoverAt(t: ParsedTemplate, offset: number, sample: SampleView): HoverInfo | undefined {
-  return placeholderHover(t, offset, sample) ?? rubricHover(t, offset) ?? keyHover(t, offset) ?? sectionHover(t, offset);
+  return placeholderHover(t, offset, sample) ?? criteriaHover(t, offset) ?? rubricHover(t, offset) ?? keyHover(t, offset) ?? sectionHover(t, offset);
 }
 
 function placeholderHover(t: ParsedTemplate, offset: number, sample: SampleView): HoverInfo | undefined {

@@ -4,6 +4,7 @@ import { isMap, isPair, isScalar, parseDocument } from 'yaml';
 import { SECTION_TITLES, type ParsedTemplate, type Section } from '../../../core/template';
 import { shorten } from '../../preview/rows';
 import { bodyLines, lastContentLine, type Heading } from './structure';
+import { criteriaOutline } from './criteria';
 
 export type OutlineKind = 'frontMatter' | 'key' | 'section' | 'otherSection' | 'rubricPoint' | 'example' | 'heading';
 
@@ -28,7 +29,7 @@ export function outline(t: ParsedTemplate): OutlineSymbol[] {
     const last = lastContentLine(t, first, s.bodyEnd);
     const inside = headings.filter((h) => h.level >= 2 && h.line > first && h.line <= last);
     let children: OutlineSymbol[];
-    if (s.key === 'rubric') children = rubricChildren(t);
+    if (s.key === 'rubric') children = criteriaOutline(t, (lines) => rubricChildren(t).filter((p) => lines.includes(p.firstLine))) ?? rubricChildren(t);
     else if (s.key === 'examples') children = exampleChildren(t, s, inside, last);
     else children = subHeadings(t, inside, last, 'heading');
     out.push({

@@ -2,6 +2,7 @@
 // defensive: a line may come from an older version or a hand-edited file, so every column is
 // checked and a missing verdict is never shown as a score.
 import type { DimensionRow, PairPass, PanelView, ResultView, ViolationView } from '../../../protocol/run';
+import { isCriteriaOrTierColumn } from './criteria';
 
 export type Line = Record<string, unknown>;
 type Winner = 'A' | 'B' | 'TIE';
@@ -44,7 +45,7 @@ export function display(value: unknown): string {
 function extras(line: Line, metric: string): { name: string; value: string }[] {
   const prefix = `${metric}/`;
   const loose = Object.entries(line)
-    .filter(([k]) => k.startsWith(prefix) && !KNOWN.has(k.slice(prefix.length)))
+    .filter(([k]) => k.startsWith(prefix) && !KNOWN.has(k.slice(prefix.length)) && !isCriteriaOrTierColumn(k.slice(prefix.length)))
     .map(([k, v]) => ({ name: k.slice(prefix.length), value: display(v) }));
   // Reply fields beyond the schema are kept under `m/extra` (older files wrote them as columns).
   const extra = obj(line[`${prefix}extra`]);
@@ -205,7 +206,7 @@ export function consistencyText(view: ResultView | null): string | null {
 export function inputRecord(line: Line, metric: string): Line {
   const prefix = `${metric}/`;
   return Object.fromEntries(
-    Object.entries(line).filter(([k]) => k !== '_row' && (!k.startsWith(prefix) || k === `${prefix}human_rating` || k === `${prefix}human_pairwise_choice`)),
+    Object.entries(line).filter(([k]) => k !== '_row' && (!k.startsWith(prefix) || k === `${prefix}human_rating` || k === `${prefix}human_pairwise_choice` || k.startsWith(`${prefix}human_rating/`))),
   );
 }
 

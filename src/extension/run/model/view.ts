@@ -5,6 +5,7 @@ import type { PreparedJudge } from '../../../core/judge/prepare';
 import type { Phase, RawReply, RenderedOrder, ResultView, RunView } from '../../../protocol/run';
 import type { HistoryEntry, RunEntry } from './history';
 import { panelView, rawReplies, resultView, type Line } from './result';
+import { criteriaView, tiersView } from './criteria';
 import { passLabel, type PassPrompt } from './status';
 
 export type Rendered = { ok: true; orders: RenderedOrder[]; prompts: PassPrompt[] } | { ok: false; error: string };
@@ -78,6 +79,7 @@ export function runView(input: ViewInput): RunView {
     raw,
     canRerun: input.canRerun,
     panel: line && !failure ? panelView(line, input.template.metric) : null,
+    ...(line && !failure ? { criteria: criteriaView(line, input.template.metric), tiers: tiersView(line, input.template.metric) } : {}),
   };
 }
 
