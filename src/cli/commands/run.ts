@@ -151,6 +151,7 @@ export const runCommand: Command = async (args, io) => {
   const model = members ? members.map((m) => m.model).join(', ') : (v.model ?? config.model.name);
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const tiers = tierSetup(v, model, parsePrice);
+  if (tiers && members) throw new UsageError('a tiered run (--screen-model) and a panel of judges cannot be combined yet: run the panel, or the tiers, on their own');
   // A cached answer never gets the follow-up, so runs with and without it must not share entries.
   const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
   const { cacheScope, shownURL } = endpoint;
