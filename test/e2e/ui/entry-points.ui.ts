@@ -56,7 +56,11 @@ export async function run(ctx: UiContext): Promise<void> {
     await contextMenu(ctx, ANSWER.slice(0, 20), 'Run Judge on Selection', 'demo-2-right-click');
     await waitForStep(ctx.page, `Judge the selection in ${NOTES} with which template?`);
     const offered = await ctx.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
-    expect(JSON.stringify(offered) === '["helpfulness.judge","mt_single.judge","pass_fail.judge"]', `the templates that fit a plain selection, the last focused first: ${offered.join(' | ')}`);
+    // Pointwise templates fit a plain selection, the last focused first; pairwise ones (two responses) do not.
+    expect(
+      offered[0] === 'helpfulness.judge' && offered.includes('pass_fail.judge') && !offered.includes('hhh.judge') && !offered.includes('fluency_pairwise.judge'),
+      `the templates that fit a plain selection, the last focused first: ${offered.join(' | ')}`,
+    );
     await ctx.screenshot('demo-3-choose-template');
     await pick(ctx.page, 'helpfulness.judge');
     frame = await verdictFrame(ctx, 'pointwise');
