@@ -28,7 +28,7 @@ export async function run(ctx: UiContext): Promise<void> {
   // The dialog fills in its starting folder once it has listed it; on a loaded machine that can land
   // after our text, so wait for the folder's listing, then type, and check the text stuck.
   const input = page.locator('.quick-input-widget input');
-  await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'judge_prompts.jsonl' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ timeout: 20_000 });
   const deadline = Date.now() + 20_000;
   do await input.fill(source);
   while ((await input.inputValue()) !== source && Date.now() < deadline);
