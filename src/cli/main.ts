@@ -7,6 +7,7 @@ import { generateCommand } from './commands/generate';
 import { labelsCommand } from './commands/labels';
 import { compareCommand } from './commands/compare';
 import { probeCommand } from './commands/probe';
+import { mergeCommand } from './commands/merge';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   labels: labelsCommand,
   compare: compareCommand,
   probe: probeCommand,
+  merge: mergeCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -37,6 +39,7 @@ Commands:
   labels export --labels FILE --data D --out D2 [--metric M] [--template T]
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
+  merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -57,7 +60,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (name !== 'run' && name !== 'generate' && name !== 'probe' && (args.includes('--help') || args.includes('-h'))) {
+  if (!['run', 'generate', 'probe', 'merge'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

@@ -13,7 +13,7 @@ import { scanResults } from '../../core/judge/results';
 import { checkEndpoint, endpointScope, redactUrl } from '../../core/judge/endpoint';
 import { PipelineError, resumeHint, runPipeline } from '../../core/judge/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/retry';
-import type { RowRange } from '../../core/judge/runner';
+import type { RowRange, Shard } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
 import { strategyFor } from '../../core/judge/strategy';
 import { dryRunJson, dryRunLines, summaryJson, summaryLines } from '../../core/judge/summary';
@@ -27,6 +27,8 @@ import { loadValidTemplate } from '../template';
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
   --rows A-B               only rows A..B (1-based, inclusive; "A-", "-B" and "N" work too)
+  --shard K/N              only rows whose (row − 1) mod N = K − 1: one of N machines' share (with
+                           --rows, the rows in both); join the shards with judge-studio merge
   --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
                            else https://api.openai.com/v1); Ollama: http://localhost:11434/v1
   --model M                model (default: the template's model.name)
@@ -74,6 +76,7 @@ Exit codes: 0 all rows judged, 1 some rows failed or the run was interrupted, 2 
 const OPTIONS = {
   data: { type: 'string' },
   rows: { type: 'string' },
+  shard: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'api-key-env': { type: 'string' },
@@ -115,7 +118,9 @@ export const runCommand: Command = async (args, io) => {
   const samples = int(v.samples, '--samples', 1, 1);
   const timeoutMs = int(v.timeout, '--timeout', 120_000, 1);
   const retries = int(v.retries, '--retries', DEFAULT_RETRY.retries, 0);
-  const rows = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const range = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
+  const rows = shard ? { ...range, shard } : range;
   const structured = parseStructured(v.structured);
   const headers = parseHeaders(v.header ?? []);
   const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
@@ -243,7 +248,7 @@ export const runCommand: Command = async (args, io) => {
   io.stderr(`${stats.progressLine()}\n`);
   const meta = { model, baseURL: shownURL, prices, metric, interrupted: result.interrupted, stop: result.stop, out: outName, cacheDir: cache ? cacheDir : null };
   io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
-  const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data} --out ${outName}`);
+  const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data}${v.shard !== undefined ? ` --shard ${v.shard}` : ''} --out ${outName}`);
   if (hint) log(hint);
   if (v.json) io.stdout(`${JSON.stringify(summaryJson(stats, meta), null, 2)}\n`);
   if (result.nothingRead) {
@@ -309,6 +314,17 @@ export function parseRows(text: string): RowRange {
     throw new UsageError(`--rows ${text}: rows are numbered from 1 and A must not exceed B`);
   }
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+/** `K/N` with 1 ≤ K ≤ N. */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || count < 1 || index > count) {
+    throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N (e.g. 2/4 for the second of four shards), got "${text}"`);
+  }
+  return { index, count };
 }
 
 function parseStructured(value: string | undefined): StructuredOutputMode {

@@ -19,6 +19,14 @@ import type { JudgeClient } from './types';
 export interface RowRange {
   from?: number;
   to?: number;
+  /** `run --shard K/N`: only rows whose (row − 1) mod N = K − 1 (K is 1-based). */
+  shard?: Shard;
+}
+
+export interface Shard {
+  /** 1-based shard number, 1 ≤ index ≤ count. */
+  index: number;
+  count: number;
 }
 
 export interface RunnerOptions {
@@ -57,7 +65,11 @@ export interface RunResult {
 }
 
 export function inRange(row: number, range: RowRange | undefined): boolean {
-  return (range?.from === undefined || row >= range.from) && (range?.to === undefined || row <= range.to);
+  return (
+    (range?.from === undefined || row >= range.from) &&
+    (range?.to === undefined || row <= range.to) &&
+    (range?.shard === undefined || (row - 1) % range.shard.count === range.shard.index - 1)
+  );
 }
 
 export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
