@@ -8,6 +8,7 @@ import { labelsCommand } from './commands/labels';
 import { compareCommand } from './commands/compare';
 import { probeCommand } from './commands/probe';
 import { mergeCommand } from './commands/merge';
+import { batchCommand } from './commands/batch';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
   probe: probeCommand,
   merge: mergeCommand,
+  batch: batchCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -40,6 +42,7 @@ Commands:
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
   merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
+  batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -60,7 +63,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (!['run', 'generate', 'probe', 'merge'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
+  if (!['run', 'generate', 'probe', 'merge', 'batch'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

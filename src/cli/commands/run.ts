@@ -327,14 +327,14 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-function parseStructured(value: string | undefined): StructuredOutputMode {
+export function parseStructured(value: string | undefined): StructuredOutputMode {
   const modes: StructuredOutputMode[] = ['json_schema', 'json_object', 'none'];
   if (value === undefined) return 'json_schema';
   if (!modes.includes(value as StructuredOutputMode)) throw new UsageError(`--structured takes ${modes.join(', ')}, got "${value}"`);
   return value as StructuredOutputMode;
 }
 
-function parseHeaders(values: string[]): Record<string, string> {
+export function parseHeaders(values: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const h of values) {
     const i = h.indexOf(':');
@@ -345,7 +345,7 @@ function parseHeaders(values: string[]): Record<string, string> {
   return headers;
 }
 
-function parsePrice(text: string): { input: number; output: number } {
+export function parsePrice(text: string): { input: number; output: number } {
   const [input, output] = text.split(',').map((s) => Number(s.trim()));
   if (input === undefined || output === undefined || !(input >= 0) || !(output >= 0)) {
     throw new UsageError(`--price takes IN,OUT in USD per million tokens, e.g. 2.5,10; got "${text}"`);
@@ -353,7 +353,7 @@ function parsePrice(text: string): { input: number; output: number } {
   return { input, output };
 }
 
-async function checkDataset(cwd: string, data: string): Promise<string> {
+export async function checkDataset(cwd: string, data: string): Promise<string> {
   const file = path.resolve(cwd, data);
   try {
     formatOf(file);
@@ -372,7 +372,7 @@ async function checkDataset(cwd: string, data: string): Promise<string> {
 }
 
 /** `90s`, `10m`, `1h` or a number of seconds, as milliseconds. */
-function parseDuration(text: string, flag: string): number {
+export function parseDuration(text: string, flag: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!m) throw new UsageError(`${flag} takes a duration such as 90s, 10m or 1h, got "${text}"`);
   const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];

@@ -35,36 +35,8 @@ export class OpenAICompatibleClient implements JudgeClient {
   private useMaxCompletionTokens = false;
 
   constructor(private readonly options: OpenAIClientOptions) {
-    const common = {
-      maxRetries: 0,
-      timeout: options.timeoutMs + 5_000,
-      organization: options.organization ?? null,
-      project: null,
-      logLevel: 'off' as const,
-      fetch: normalizingFetch(options.fetch ?? globalThis.fetch),
-      defaultHeaders: {
-        ...(options.apiKey === undefined ? { Authorization: null } : {}),
-        ...options.headers,
-      },
-    };
-    if (options.azureApiVersion !== undefined) {
-      if (options.apiKey === undefined) {
-        throw new JudgeError('config', 'Azure OpenAI needs an API key: set the variable named by --api-key-env');
-      }
-      // A URL that already names /openai (or a deployment) is the base URL; a bare resource URL is the endpoint.
-      const isBase = /\/openai(\/|$)/.test(new URL(options.baseURL).pathname);
-      this.sdk = new AzureOpenAI({
-        ...common,
-        apiKey: options.apiKey,
-        apiVersion: options.azureApiVersion,
-        ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
-      });
-      this.id = `azure:${redactUrl(options.baseURL)}`;
-    } else {
-      // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
-      this.sdk = new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
-      this.id = `openai:${redactUrl(options.baseURL)}`;
-    }
+    this.sdk = createSdk(options);
+    this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
   }
 
   /** The structured-output mode that will actually be sent for a requested mode. */
@@ -75,7 +47,7 @@ export class OpenAICompatibleClient implements JudgeClient {
   async complete(request: JudgeRequest): Promise<JudgeResponse> {
     for (;;) {
       const mode = this.effectiveMode(request.responseFormat?.mode ?? 'none');
-      const maxTokensKey = this.useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
+      const maxTokensKey: MaxTokensKey = this.useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
       try {
         return await this.send(request, mode, maxTokensKey);
       } catch (e) {
@@ -104,16 +76,8 @@ export class OpenAICompatibleClient implements JudgeClient {
     );
   }
 
-  private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: string): Promise<JudgeResponse> {
-    const body: Record<string, unknown> = { model: request.model, messages: request.messages };
-    if (request.temperature !== undefined) body.temperature = request.temperature;
-    if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
-    if (mode === 'json_schema' && request.responseFormat) {
-      const { name, schema } = request.responseFormat;
-      body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
-    } else if (mode === 'json_object') {
-      body.response_format = { type: 'json_object' };
-    }
+  private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: MaxTokensKey): Promise<JudgeResponse> {
+    const body = chatBody(request, mode, maxTokensKey);
 
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(TIMEOUT_REASON), this.options.timeoutMs);
@@ -147,6 +111,60 @@ export class OpenAICompatibleClient implements JudgeClient {
       request.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * The SDK client for an endpoint: no SDK retries (callers own retries), no Authorization header
+ * without a key, Azure's api-key header and api-version for Azure. `maxRetries` is for management
+ * calls (files, batches) that may use the SDK's own retries.
+ */
+export function createSdk(options: OpenAIClientOptions, maxRetries = 0): OpenAI {
+  const common = {
+    maxRetries,
+    timeout: options.timeoutMs + 5_000,
+    organization: options.organization ?? null,
+    project: null,
+    logLevel: 'off' as const,
+    fetch: normalizingFetch(options.fetch ?? globalThis.fetch),
+    defaultHeaders: {
+      ...(options.apiKey === undefined ? { Authorization: null } : {}),
+      ...options.headers,
+    },
+  };
+  if (options.azureApiVersion !== undefined) {
+    if (options.apiKey === undefined) {
+      throw new JudgeError('config', 'Azure OpenAI needs an API key: set the variable named by --api-key-env');
+    }
+    // A URL that already names /openai (or a deployment) is the base URL; a bare resource URL is the endpoint.
+    const isBase = /\/openai(\/|$)/.test(new URL(options.baseURL).pathname);
+    return new AzureOpenAI({
+      ...common,
+      apiKey: options.apiKey,
+      apiVersion: options.azureApiVersion,
+      ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
+    });
+  }
+  // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
+  return new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
+}
+
+export type MaxTokensKey = 'max_tokens' | 'max_completion_tokens';
+
+/**
+ * The chat-completions body for a request, as `run` sends it and as a Batch API line carries it:
+ * the structured-output `mode` actually used and the name of the token-limit field.
+ */
+export function chatBody(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: MaxTokensKey = 'max_tokens'): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
+  if (mode === 'json_schema' && request.responseFormat) {
+    const { name, schema } = request.responseFormat;
+    body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
+  } else if (mode === 'json_object') {
+    body.response_format = { type: 'json_object' };
+  }
+  return body;
 }
 
 function toUsage(u: unknown): TokenUsage | undefined {
