@@ -129,6 +129,28 @@ describe('judge-studio batch (provider Batch API)', function () {
     assert.equal(fs.existsSync(`${state}.parts/part-1.jsonl`), false, 'uploaded parts are removed');
   });
 
+  it('a submit interrupted after an upload continues from the state: no file is uploaded twice, no row is lost', async () => {
+    const { tpl, data } = setup(POINTWISE, Array.from({ length: 5 }, (_, i) => ({ prompt: `q${i}`, response: `r${i}` })));
+    const prepared = prepareJudge(fs.readFileSync(tpl, 'utf8'));
+    assert.ok(prepared.ok);
+    await submit(tpl, data, '--rows', '1');
+    const fresh = { ...(await readState(state)), submitted: false, batches: [], selection: {} };
+    const real = sdkBatchApi(createSdk({ baseURL: fake.baseURL, timeoutMs: 10_000 }));
+    let creates = 0;
+    const flaky = { ...real, create: (...a: Parameters<typeof real.create>) => (++creates === 2 ? Promise.reject(new Error('connection reset')) : real.create(...a)) };
+    const limits = { maxRequests: 2, maxBytes: 1e9 };
+    const opts = { judge: prepared.judge, stateFile: state, dataFile: data, limits };
+    await assert.rejects(submitBatches({ ...opts, api: flaky, state: fresh }), /connection reset/);
+    const saved = await readState(state);
+    assert.deepEqual(saved.batches.map((b) => [b.part, Boolean(b.fileId), Boolean(b.id)]), [[1, true, true], [2, true, false]]);
+    const uploads = fake.log.filter((l) => l.startsWith('POST /v1/files')).length;
+
+    const done = await submitBatches({ ...opts, api: real, state: saved });
+    assert.deepEqual(done.batches.map((b) => b.rows), [[1, 2], [3, 4], [5, 5]]);
+    assert.equal(fake.log.filter((l) => l.startsWith('POST /v1/files')).length, uploads + 1, 'only the last part is uploaded now');
+    assert.ok(done.submitted && done.batches.every((b) => b.id));
+  });
+
   it('an expired batch gives failed rows with kind timeout for the requests that never ran, never a score', async () => {
     const { tpl, data } = setup(PAIRWISE, Array.from({ length: 4 }, (_, i) => ({ prompt: `q${i}`, response_a: `a${i}`, response_b: `bbb${i}` })));
     fake.nextFate = { expire: 3 }; // rows 1 (AB, BA) and 2 (AB) ran
