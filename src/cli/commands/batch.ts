@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
 import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
-import { BatchStateError, checkFingerprint, fingerprint, isTerminal, readState, STATE_VERSION, writeState, type BatchState } from '../../core/batch/state';
+import { newJobState, stateDataFile } from '../../core/batch/job';
+import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState } from '../../core/batch/state';
 import { submitBatches, submitRepairs } from '../../core/batch/submit';
 import { checkEndpoint } from '../../core/judge/endpoint';
 import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/openaiClient';
@@ -124,36 +125,28 @@ async function submit(v: Values, positionals: string[], stateFile: string, io: C
   const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
   const azure = v['azure-api-version'];
   const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
-  const fp = await fingerprint(dataFile);
-  const state: BatchState = existing ?? {
-    version: STATE_VERSION,
-    createdAt: new Date().toISOString(),
-    provider: azure !== undefined ? 'azure' : 'openai',
-    baseURL,
-    ...(azure !== undefined ? { azureApiVersion: azure } : {}),
-    apiKeyEnv: v['api-key-env'] ?? 'OPENAI_API_KEY',
-    ...(v.org !== undefined ? { organization: v.org } : {}),
-    endpoint: azure !== undefined ? '/chat/completions' : '/v1/chat/completions',
-    metric: judge.metric,
-    template: { path: path.relative(path.dirname(stateFile), path.resolve(io.cwd, templateFile)), hash: judge.templateHash, text: loaded.template.text },
-    data: { path: path.relative(path.dirname(stateFile), dataFile), ...fp },
-    settings: {
-      model,
-      structured: parseStructured(v.structured),
-      schemaName: judge.metric,
-      ...(judge.config.model.temperature !== undefined ? { temperature: judge.config.model.temperature } : {}),
-      ...(judge.config.model.max_tokens !== undefined ? { maxTokens: judge.config.model.max_tokens } : {}),
-    },
-    maxTokensKey: v['max-completion-tokens'] ? 'max_completion_tokens' : 'max_tokens',
-    samples,
-    selection: { ...range, ...(shard ? { shard } : {}) },
-    requestMap: 'r<row>.s<sample>.<order>[.repair]',
-    totals: { rows: 0, requests: 0 },
-    renderFailures: [],
-    submitted: false,
-    batches: [],
-    repairs: [],
-  };
+  const state: BatchState =
+    existing ??
+    (await newJobState({
+      judge,
+      templateFile: path.resolve(io.cwd, templateFile),
+      dataFile,
+      stateFile,
+      baseURL,
+      ...(azure !== undefined ? { azureApiVersion: azure } : {}),
+      apiKeyEnv: v['api-key-env'] ?? 'OPENAI_API_KEY',
+      ...(v.org !== undefined ? { organization: v.org } : {}),
+      settings: {
+        model,
+        structured: parseStructured(v.structured),
+        schemaName: judge.metric,
+        ...(judge.config.model.temperature !== undefined ? { temperature: judge.config.model.temperature } : {}),
+        ...(judge.config.model.max_tokens !== undefined ? { maxTokens: judge.config.model.max_tokens } : {}),
+      },
+      maxTokensKey: v['max-completion-tokens'] ? 'max_completion_tokens' : 'max_tokens',
+      samples,
+      selection: { ...range, ...(shard ? { shard } : {}) },
+    }));
   if (existing) {
     if (existing.template.hash !== judge.templateHash) throw new UsageError(`${v.state} was started with template version ${existing.template.hash}; this template is ${judge.templateHash}`);
     await checkFingerprint(existing, dataFile);
@@ -243,7 +236,7 @@ async function load(stateFile: string): Promise<{ state: BatchState; judge: Prep
   const state = await readState(stateFile);
   const prepared = prepareJudge(state.template.text);
   if (!prepared.ok) throw new BatchStateError('state-invalid', `the template saved in ${stateFile} no longer validates`);
-  return { state, judge: prepared.judge, dataFile: path.resolve(path.dirname(stateFile), state.data.path) };
+  return { state, judge: prepared.judge, dataFile: stateDataFile(state, stateFile) };
 }
 
 function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOptions {
