@@ -14,6 +14,7 @@ import { registerResults } from './results';
 import { registerCompare } from './compare';
 import { registerRun } from './run';
 import { registerReview } from './review';
+import { registerProviderBatches } from './batchApi';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['human review', registerReview],
     ['results viewer', registerResults],
     ['compare runs', registerCompare],
+    ['provider batches', registerProviderBatches],
   ];
   for (const [name, register] of features) {
     try {
