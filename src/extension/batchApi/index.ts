@@ -115,11 +115,10 @@ export function registerProviderBatches(studio: Studio): void {
       tree.refresh();
       if (quiet && stats.done === 0) return out;
       const more = report.pending ? ` · ${report.pending} row(s) still pending` : '';
-      const choice = await vscode.window.showInformationMessage(
-        `Judge Studio: ${state.metric} via Batch API: ${stats.done} row(s) collected (${stats.ok} ok, ${stats.failed} failed)${more}.`,
-        'Open Results',
-      );
-      if (choice) await vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false });
+      // Not awaited: a notification stays until dismissed, and a refresh must not wait for it.
+      void vscode.window
+        .showInformationMessage(`Judge Studio: ${state.metric} via Batch API: ${stats.done} row(s) collected (${stats.ok} ok, ${stats.failed} failed)${more}.`, 'Open Results')
+        .then((choice) => (choice ? vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false }) : undefined));
     } catch (e) {
       studio.log.error(`collecting ${node.stateFile} failed`, e);
       fail(`collecting the batch failed: ${(e as Error).message}`);
