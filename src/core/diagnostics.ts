@@ -27,6 +27,7 @@ export const DIAGNOSTIC_CODES = [
   'undelimited-input',
   'verdict-before-reasoning',
   'examples-unbalanced',
+  'placeholder-before-rubric',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -9,7 +9,7 @@ import { edit, expectNone, expectOne, HHH, marked, spanOf, VALID, withCode } fro
 describe('validateTemplate', () => {
   it('has a test here, in template.rubric.test.ts or template.lints.test.ts for every stable diagnostic code', () => {
     // Guards this file against a code being added without tests.
-    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced']);
+    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced', 'placeholder-before-rubric']);
     assert.deepEqual(DIAGNOSTIC_CODES.filter((c) => !tested.has(c)), []);
   });
 

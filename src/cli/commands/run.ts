@@ -58,7 +58,8 @@ const USAGE = `Usage: judge-studio run <template> --data <file> [options]
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
-  --price IN,OUT           USD per million prompt,completion tokens, to print a cost
+  --price IN,OUT[,CACHED]  USD per million prompt,completion tokens, to print a cost; CACHED prices the
+                           prompt tokens the provider reports as read from its prompt cache
   --dry-run                render every row, print the request count and a token estimate, call nothing
   --json                   print the final summary as JSON on stdout
 
@@ -345,12 +346,13 @@ export function parseHeaders(values: string[]): Record<string, string> {
   return headers;
 }
 
-export function parsePrice(text: string): { input: number; output: number } {
-  const [input, output] = text.split(',').map((s) => Number(s.trim()));
-  if (input === undefined || output === undefined || !(input >= 0) || !(output >= 0)) {
-    throw new UsageError(`--price takes IN,OUT in USD per million tokens, e.g. 2.5,10; got "${text}"`);
+export function parsePrice(text: string): { input: number; output: number; cached?: number } {
+  const parts = text.split(',');
+  const [input, output, cached] = parts.map((s) => Number(s.trim()));
+  if (parts.length > 3 || input === undefined || output === undefined || !(input >= 0) || !(output >= 0) || (cached !== undefined && !(cached >= 0))) {
+    throw new UsageError(`--price takes IN,OUT[,CACHED] in USD per million tokens, e.g. 2.5,10 or 2.5,10,1.25; got "${text}"`);
   }
-  return { input, output };
+  return { input, output, ...(cached !== undefined ? { cached } : {}) };
 }
 
 export async function checkDataset(cwd: string, data: string): Promise<string> {

@@ -2,6 +2,7 @@
 // order; a request with no line in a finished batch failed by the batch's own fate (expired,
 // cancelled, failed).
 import type { ErrorKind } from '../results/errorKinds';
+import { toUsage } from '../judge/openaiClient';
 import { errorKindOf, type TokenUsage } from '../judge/types';
 import type { BatchApi } from './api';
 import type { BatchEntry } from './state';
@@ -35,7 +36,7 @@ export function parseResultLine(text: string): { id: string; reply: BatchReply }
   const choice = (body?.choices as { message?: { content?: unknown; refusal?: unknown } }[] | undefined)?.[0];
   const content = choice?.message?.content;
   const refusal = choice?.message?.refusal;
-  const usage = usageOf(body?.usage);
+  const usage = toUsage(body?.usage);
   return {
     id,
     reply: {
@@ -53,21 +54,6 @@ function batchErrorKind(code: string): ErrorKind {
   if (code === 'rate_limit_exceeded' || code === 'token_limit_exceeded') return 'rate-limit';
   if (code === 'server_error') return 'server';
   return 'bad-request';
-}
-
-export function usageOf(u: unknown): TokenUsage | undefined {
-  if (!u || typeof u !== 'object') return undefined;
-  const { prompt_tokens: p, completion_tokens: c, total_tokens: t, prompt_tokens_details: d } = u as Record<string, unknown>;
-  if (typeof p !== 'number' && typeof c !== 'number') return undefined;
-  const promptTokens = typeof p === 'number' ? p : 0;
-  const completionTokens = typeof c === 'number' ? c : 0;
-  const cached = (d as { cached_tokens?: unknown } | undefined)?.cached_tokens;
-  return {
-    promptTokens,
-    completionTokens,
-    totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens,
-    ...(typeof cached === 'number' ? { cachedTokens: cached } : {}),
-  };
 }
 
 /** What a request without a line in a finished batch became. */

@@ -167,13 +167,20 @@ export function chatBody(request: JudgeRequest, mode: StructuredOutputMode, maxT
   return body;
 }
 
-function toUsage(u: unknown): TokenUsage | undefined {
+export function toUsage(u: unknown): TokenUsage | undefined {
   if (!u || typeof u !== 'object') return undefined;
-  const { prompt_tokens: p, completion_tokens: c, total_tokens: t } = u as Record<string, unknown>;
+  const { prompt_tokens: p, completion_tokens: c, total_tokens: t, prompt_tokens_details: d } = u as Record<string, unknown>;
   if (typeof p !== 'number' && typeof c !== 'number') return undefined;
   const promptTokens = typeof p === 'number' ? p : 0;
   const completionTokens = typeof c === 'number' ? c : 0;
-  return { promptTokens, completionTokens, totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens };
+  // Prompt caching (OpenAI, Azure, vLLM with prefix caching): the share of the prompt read from cache.
+  const cached = d && typeof d === 'object' ? (d as { cached_tokens?: unknown }).cached_tokens : undefined;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens,
+    ...(typeof cached === 'number' && cached > 0 ? { cachedTokens: cached } : {}),
+  };
 }
 
 /**
