@@ -2,7 +2,8 @@
 // one chat completion per call, no SDK retries (the batch runner owns retries and slow-down),
 // and a whole-call deadline because the SDK's own timeout stops once headers arrive.
 import OpenAI, { AzureOpenAI } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { LeanChat } from './leanChat';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenUsage } from './types';
@@ -33,9 +34,12 @@ export class OpenAICompatibleClient implements JudgeClient {
   /** The strongest structured-output mode this endpoint accepted; lowered once per rejection. */
   private ceiling: StructuredOutputMode = 'json_schema';
   private useMaxCompletionTokens = false;
+  /** Chat completions are posted directly (see leanChat.ts): the SDK's per-call cost is half a run's CPU. */
+  private readonly chat: LeanChat;
 
   constructor(private readonly options: OpenAIClientOptions) {
     this.sdk = createSdk(options);
+    this.chat = new LeanChat(this.sdk, normalizingFetch(options.fetch ?? globalThis.fetch));
     this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
   }
 
@@ -85,9 +89,7 @@ export class OpenAICompatibleClient implements JudgeClient {
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (request.signal?.aborted) throw new JudgeError('aborted', 'the request was cancelled');
-      const completion = await this.sdk.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, {
-        signal: deadline.signal,
-      });
+      const completion = (await this.chat.create(body, deadline.signal, request.signal)) as ChatCompletion;
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
       const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';

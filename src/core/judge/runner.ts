@@ -108,6 +108,10 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   const callsPerRow = samples * opts.judge.strategy.orders.length;
   const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
   const inflight = new Set<Promise<void>>();
+  // Woken when a row finishes; racing every in-flight promise per row would attach a reaction to
+  // each of them every time (O(rows in flight) work and memory per row started).
+  let wake: (() => void) | undefined;
+  const settled = () => new Promise<void>((resolve) => (wake = resolve));
   let fatalError: unknown;
   let readError: unknown;
 
@@ -131,6 +135,9 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
       .finally(() => {
         stats.limit = limiter.limit;
         inflight.delete(task);
+        const w = wake;
+        wake = undefined;
+        w?.();
       });
     inflight.add(task);
   };
@@ -152,7 +159,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
         stats.alreadyDone++;
         continue;
       }
-      while (inflight.size >= maxRows) await Promise.race(inflight);
+      while (inflight.size >= maxRows) await settled();
       if (signal.aborted || fatalError) break;
       start(item);
     }
