@@ -39,8 +39,8 @@ describe('provider batch view model', () => {
 
   it('shows request progress while running, and each part with its counts', () => {
     const view = jobView(state([{ id: 'b1', status: 'in_progress', requestCounts: { total: 20, completed: 5, failed: 1 } }]), 'pairs.jsonl');
-    assert.equal(view.label, 'pref on pairs.jsonl');
-    assert.equal(view.description, 'running · 6/20 requests · 1 failed · gpt-4o-mini');
+    assert.equal(view.label, 'pref: running');
+    assert.equal(view.description, '6/20 requests · 1 failed · pairs.jsonl · gpt-4o-mini');
     assert.deepEqual(view.details, ['part 1 (rows 1–10): in_progress · 5/20 done, 1 failed']);
   });
 

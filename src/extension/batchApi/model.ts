@@ -48,8 +48,9 @@ export function jobView(state: BatchState, dataset: string): JobView {
   const total = mains.reduce((n, b) => n + (b.requestCounts?.total || b.requests), 0);
   const done = mains.reduce((n, b) => n + (b.requestCounts ? b.requestCounts.completed + b.requestCounts.failed : 0), 0);
   const failed = mains.reduce((n, b) => n + (b.requestCounts?.failed ?? 0), 0);
-  const progress = phase === 'running' ? ` · ${done}/${total} requests` : '';
-  const description = `${PHASE_TEXT[phase]}${progress}${failed ? ` · ${failed} failed` : ''} · ${state.settings.model}`;
+  // The status leads the label: a narrow side bar cuts the description first.
+  const progress = phase === 'running' ? `${done}/${total} requests · ` : '';
+  const description = `${progress}${failed ? `${failed} failed · ` : ''}${dataset} · ${state.settings.model}`;
   const details = state.batches.map((b) => {
     const c = b.requestCounts;
     const counts = c ? ` · ${c.completed}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}` : '';
@@ -58,5 +59,5 @@ export function jobView(state: BatchState, dataset: string): JobView {
   const queued = state.repairs.filter((r) => r.part === undefined).length;
   if (queued) details.push(`${queued} invalid repl${queued === 1 ? 'y' : 'ies'} to repair when collected`);
   if (state.renderFailures.length) details.push(`${state.renderFailures.length} row(s) could not be rendered`);
-  return { phase, label: `${state.metric} on ${dataset}`, description, details };
+  return { phase, label: `${state.metric}: ${PHASE_TEXT[phase]}`, description, details };
 }
