@@ -13,6 +13,7 @@ interface BenchModule {
 export const BENCHES: BenchModule[] = [
   { file: 'template', fn: 'benchTemplate' },
   { file: 'engine', fn: 'benchEngine' },
+  { file: 'requestPath', fn: 'benchRequestPath' },
   { file: 'calibrate', fn: 'benchCalibrate' },
   { file: 'dataset', fn: 'benchDataset' },
   { file: 'editor', fn: 'benchEditor' },

@@ -9,6 +9,8 @@ import { compareCommand } from './commands/compare';
 import { probeCommand } from './commands/probe';
 import { importCommand } from './commands/import';
 import { thresholdsCommand } from './commands/thresholds';
+import { mergeCommand } from './commands/merge';
+import { batchCommand } from './commands/batch';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 
 declare const JUDGE_STUDIO_VERSION: string;
@@ -24,6 +26,8 @@ const COMMANDS: Record<string, Command> = {
   probe: probeCommand,
   import: importCommand,
   thresholds: thresholdsCommand,
+  merge: mergeCommand,
+  batch: batchCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -43,6 +47,8 @@ Commands:
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
   import fastchat|promptfoo|vertex <file> --out DIR [--force] [--json]
   thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
+  merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
+  batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -63,7 +69,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (name !== 'run' && name !== 'generate' && name !== 'probe' && (args.includes('--help') || args.includes('-h'))) {
+  if (!['run', 'generate', 'probe', 'merge', 'batch'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

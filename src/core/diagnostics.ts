@@ -39,6 +39,7 @@ export const DIAGNOSTIC_CODES = [
   'criterion-rubric-gap',
   'example-criterion-missing',
   'unknown-criterion',
+  'placeholder-before-rubric',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -16,6 +16,7 @@ import { registerProbe } from './probe';
 import { registerRun } from './run';
 import { registerReview } from './review';
 import { registerImport } from './import';
+import { registerProviderBatches } from './batchApi';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['compare runs', registerCompare],
     ['import judge prompts', registerImport],
     ['probe judge', registerProbe],
+    ['provider batches', registerProviderBatches],
   ];
   for (const [name, register] of features) {
     try {

@@ -142,4 +142,17 @@ describe('judge-prompt lints', () => {
       expectNone(edit(VALID, ['# Task', '# Examples\n\n```json\n{"justification": "a", "score": 3}\n```\n\n# Task']), 'examples-unbalanced');
     });
   });
+
+  describe('placeholder-before-rubric', () => {
+    it('fires once, as info, at the first row value placed before the rubric (prefix caches cannot hold the rubric)', () => {
+      const d = expectOne(edit(VALID, ['Is the response helpful?', 'Is ⟨{{response}}⟩ helpful for {{prompt}}?']), 'placeholder-before-rubric');
+      assert.equal(d.severity, 'info');
+      assert.match(d.message, /`\{\{response\}\}` comes before the rubric/);
+    });
+
+    it('does not fire when every row value comes after the rubric', () => {
+      expectNone(VALID, 'placeholder-before-rubric');
+      expectNone(HHH, 'placeholder-before-rubric');
+    });
+  });
 });

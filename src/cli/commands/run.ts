@@ -11,7 +11,7 @@ import { judgeFromTemplate } from '../../core/judge/prepare';
 import { scanResults } from '../../core/judge/results';
 import { PipelineError, resumeHint, runPipeline } from '../../core/judge/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/retry';
-import type { RowRange } from '../../core/judge/runner';
+import type { RowRange, Shard } from '../../core/judge/runner';
 import { RunStats } from '../../core/judge/stats';
 import { strategyFor } from '../../core/judge/strategy';
 import { dryRunJson, dryRunLines, summaryJson, summaryLines } from '../../core/judge/summary';
@@ -29,6 +29,9 @@ import { tierSummaryJson, tierSummaryLines } from '../../core/judge/tierSummary'
 const USAGE = `Usage: judge-studio run <template> --data <file> [options]
 
   --rows A-B               only rows A..B (1-based, inclusive; "A-", "-B" and "N" work too)
+  --shard K/N              only rows whose (row − 1) mod N = K − 1: one of N machines' share (with
+                           --rows, the rows in both); join the shards with judge-studio merge
+  --model M                model (default: the template's model.name)
 ${ENDPOINT_USAGE}
   --structured MODE        json_schema (default), json_object or none; rejected modes fall back
   --concurrency N          requests in flight (default 8; lowered automatically on repeated 429s)
@@ -55,7 +58,8 @@ ${ENDPOINT_USAGE}
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
-  --price IN,OUT           USD per million prompt,completion tokens, to print a cost
+  --price IN,OUT[,CACHED]  USD per million prompt,completion tokens, to print a cost; CACHED prices the
+                           prompt tokens the provider reports as read from its prompt cache
   --dry-run                render every row, print the request count and a token estimate, call nothing
   --json                   print the final summary as JSON on stdout
 
@@ -77,6 +81,7 @@ const OPTIONS = {
   data: { type: 'string' },
   rows: { type: 'string' },
   ...ENDPOINT_OPTIONS,
+  shard: { type: 'string' },
   model: { type: 'string' },
   structured: { type: 'string' },
   concurrency: { type: 'string' },
@@ -116,7 +121,9 @@ export const runCommand: Command = async (args, io) => {
   const samples = int(v.samples, '--samples', 1, 1);
   const timeoutMs = int(v.timeout, '--timeout', 120_000, 1);
   const retries = int(v.retries, '--retries', DEFAULT_RETRY.retries, 0);
-  const rows = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const range = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
+  const rows = shard ? { ...range, shard } : range;
   const structured = parseStructured(v.structured);
   const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
   parseHeaders(v.header ?? []); // bad usage is reported before any file is read
@@ -264,7 +271,7 @@ export const runCommand: Command = async (args, io) => {
   io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
   const tierPrices = { judge: prices, screen: tiers?.screenPrice };
   if (tiers) io.stderr(`${tierSummaryLines(tiers.stats, tierPrices).join('\n')}\n`);
-  const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data} --out ${outName}`);
+  const hint = resumeHint(result, `judge-studio run ${templateFile} --data ${v.data}${v.shard !== undefined ? ` --shard ${v.shard}` : ''} --out ${outName}`);
   if (hint) log(hint);
   if (v.json) io.stdout(`${JSON.stringify({ ...summaryJson(stats, meta), ...(tiers ? { tiers: tierSummaryJson(tiers.stats, tierPrices) } : {}) }, null, 2)}\n`);
   if (result.nothingRead) {
@@ -293,22 +300,34 @@ export function parseRows(text: string): RowRange {
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }
 
-function parseStructured(value: string | undefined): StructuredOutputMode {
+/** `K/N` with 1 ≤ K ≤ N. */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || count < 1 || index > count) {
+    throw new UsageError(`--shard takes K/N with 1 ≤ K ≤ N (e.g. 2/4 for the second of four shards), got "${text}"`);
+  }
+  return { index, count };
+}
+
+export function parseStructured(value: string | undefined): StructuredOutputMode {
   const modes: StructuredOutputMode[] = ['json_schema', 'json_object', 'none'];
   if (value === undefined) return 'json_schema';
   if (!modes.includes(value as StructuredOutputMode)) throw new UsageError(`--structured takes ${modes.join(', ')}, got "${value}"`);
   return value as StructuredOutputMode;
 }
 
-function parsePrice(text: string): { input: number; output: number } {
-  const [input, output] = text.split(',').map((s) => Number(s.trim()));
-  if (input === undefined || output === undefined || !(input >= 0) || !(output >= 0)) {
-    throw new UsageError(`--price takes IN,OUT in USD per million tokens, e.g. 2.5,10; got "${text}"`);
+export function parsePrice(text: string): { input: number; output: number; cached?: number } {
+  const parts = text.split(',');
+  const [input, output, cached] = parts.map((s) => Number(s.trim()));
+  if (parts.length > 3 || input === undefined || output === undefined || !(input >= 0) || !(output >= 0) || (cached !== undefined && !(cached >= 0))) {
+    throw new UsageError(`--price takes IN,OUT[,CACHED] in USD per million tokens, e.g. 2.5,10 or 2.5,10,1.25; got "${text}"`);
   }
-  return { input, output };
+  return { input, output, ...(cached !== undefined ? { cached } : {}) };
 }
 
-async function checkDataset(cwd: string, data: string): Promise<string> {
+export async function checkDataset(cwd: string, data: string): Promise<string> {
   const file = path.resolve(cwd, data);
   try {
     formatOf(file);
@@ -327,7 +346,7 @@ async function checkDataset(cwd: string, data: string): Promise<string> {
 }
 
 /** `90s`, `10m`, `1h` or a number of seconds, as milliseconds. */
-function parseDuration(text: string, flag: string): number {
+export function parseDuration(text: string, flag: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (!m) throw new UsageError(`${flag} takes a duration such as 90s, 10m or 1h, got "${text}"`);
   const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];

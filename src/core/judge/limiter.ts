@@ -47,6 +47,11 @@ export class AdaptiveLimiter {
   /** Waits for a slot; rejects with an `aborted` JudgeError when the signal fires first. */
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(new JudgeError('aborted', 'the request was cancelled'));
+    // A free slot and nobody waiting: granted at once, without a waiter or an abort listener.
+    if (this.waiters.length === 0 && this.active < this.current && this.pausedUntil <= this.now()) {
+      this.active++;
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const waiter = {
         grant: () => {

@@ -2,7 +2,8 @@
 // one chat completion per call, no SDK retries (the batch runner owns retries and slow-down),
 // and a whole-call deadline because the SDK's own timeout stops once headers arrive.
 import OpenAI, { AzureOpenAI } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { LeanChat } from './leanChat';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
@@ -33,38 +34,13 @@ export class OpenAICompatibleClient implements JudgeClient {
   /** The strongest structured-output mode this endpoint accepted; lowered once per rejection. */
   private ceiling: StructuredOutputMode = 'json_schema';
   private useMaxCompletionTokens = false;
+  /** Chat completions are posted directly (see leanChat.ts): the SDK's per-call cost is half a run's CPU. */
+  private readonly chat: LeanChat;
 
   constructor(private readonly options: OpenAIClientOptions) {
-    const common = {
-      maxRetries: 0,
-      timeout: options.timeoutMs + 5_000,
-      organization: options.organization ?? null,
-      project: null,
-      logLevel: 'off' as const,
-      fetch: normalizingFetch(options.fetch ?? globalThis.fetch),
-      defaultHeaders: {
-        ...(options.apiKey === undefined ? { Authorization: null } : {}),
-        ...options.headers,
-      },
-    };
-    if (options.azureApiVersion !== undefined) {
-      if (options.apiKey === undefined) {
-        throw new JudgeError('config', 'Azure OpenAI needs an API key: set the variable named by --api-key-env');
-      }
-      // A URL that already names /openai (or a deployment) is the base URL; a bare resource URL is the endpoint.
-      const isBase = /\/openai(\/|$)/.test(new URL(options.baseURL).pathname);
-      this.sdk = new AzureOpenAI({
-        ...common,
-        apiKey: options.apiKey,
-        apiVersion: options.azureApiVersion,
-        ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
-      });
-      this.id = `azure:${redactUrl(options.baseURL)}`;
-    } else {
-      // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
-      this.sdk = new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
-      this.id = `openai:${redactUrl(options.baseURL)}`;
-    }
+    this.sdk = createSdk(options);
+    this.chat = new LeanChat(this.sdk, normalizingFetch(options.fetch ?? globalThis.fetch));
+    this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
   }
 
   /** The structured-output mode that will actually be sent for a requested mode. */
@@ -75,7 +51,7 @@ export class OpenAICompatibleClient implements JudgeClient {
   async complete(request: JudgeRequest): Promise<JudgeResponse> {
     for (;;) {
       const mode = this.effectiveMode(request.responseFormat?.mode ?? 'none');
-      const maxTokensKey = this.useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
+      const maxTokensKey: MaxTokensKey = this.useMaxCompletionTokens ? 'max_completion_tokens' : 'max_tokens';
       try {
         return await this.send(request, mode, maxTokensKey);
       } catch (e) {
@@ -104,20 +80,8 @@ export class OpenAICompatibleClient implements JudgeClient {
     );
   }
 
-  private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: string): Promise<JudgeResponse> {
-    const body: Record<string, unknown> = { model: request.model, messages: request.messages };
-    if (request.temperature !== undefined) body.temperature = request.temperature;
-    if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
-    if (request.logprobs) {
-      body.logprobs = true;
-      body.top_logprobs = 20;
-    }
-    if (mode === 'json_schema' && request.responseFormat) {
-      const { name, schema } = request.responseFormat;
-      body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
-    } else if (mode === 'json_object') {
-      body.response_format = { type: 'json_object' };
-    }
+  private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: MaxTokensKey): Promise<JudgeResponse> {
+    const body = chatBody(request, mode, maxTokensKey);
 
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(TIMEOUT_REASON), this.options.timeoutMs);
@@ -125,9 +89,7 @@ export class OpenAICompatibleClient implements JudgeClient {
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (request.signal?.aborted) throw new JudgeError('aborted', 'the request was cancelled');
-      const completion = await this.sdk.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, {
-        signal: deadline.signal,
-      });
+      const completion = (await this.chat.create(body, deadline.signal, request.signal)) as ChatCompletion;
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
       const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
@@ -170,13 +132,78 @@ function toTokens(content: unknown): TokenLogprob[] | null {
   });
 }
 
-function toUsage(u: unknown): TokenUsage | undefined {
+/**
+ * The SDK client for an endpoint: no SDK retries (callers own retries), no Authorization header
+ * without a key, Azure's api-key header and api-version for Azure. `maxRetries` is for management
+ * calls (files, batches) that may use the SDK's own retries.
+ */
+export function createSdk(options: OpenAIClientOptions, maxRetries = 0): OpenAI {
+  const common = {
+    maxRetries,
+    timeout: options.timeoutMs + 5_000,
+    organization: options.organization ?? null,
+    project: null,
+    logLevel: 'off' as const,
+    fetch: normalizingFetch(options.fetch ?? globalThis.fetch),
+    defaultHeaders: {
+      ...(options.apiKey === undefined ? { Authorization: null } : {}),
+      ...options.headers,
+    },
+  };
+  if (options.azureApiVersion !== undefined) {
+    if (options.apiKey === undefined) {
+      throw new JudgeError('config', 'Azure OpenAI needs an API key: set the variable named by --api-key-env');
+    }
+    // A URL that already names /openai (or a deployment) is the base URL; a bare resource URL is the endpoint.
+    const isBase = /\/openai(\/|$)/.test(new URL(options.baseURL).pathname);
+    return new AzureOpenAI({
+      ...common,
+      apiKey: options.apiKey,
+      apiVersion: options.azureApiVersion,
+      ...(isBase ? { baseURL: options.baseURL } : { endpoint: options.baseURL, baseURL: null }),
+    });
+  }
+  // The SDK insists on a key string; with no key we strip the header instead of sending a fake one.
+  return new OpenAI({ ...common, apiKey: options.apiKey ?? 'no-key', baseURL: options.baseURL });
+}
+
+export type MaxTokensKey = 'max_tokens' | 'max_completion_tokens';
+
+/**
+ * The chat-completions body for a request, as `run` sends it and as a Batch API line carries it:
+ * the structured-output `mode` actually used and the name of the token-limit field.
+ */
+export function chatBody(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: MaxTokensKey = 'max_tokens'): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, messages: request.messages };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.maxTokens !== undefined) body[maxTokensKey] = request.maxTokens;
+  if (request.logprobs) {
+    body.logprobs = true;
+    body.top_logprobs = 20;
+  }
+  if (mode === 'json_schema' && request.responseFormat) {
+    const { name, schema } = request.responseFormat;
+    body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: true } };
+  } else if (mode === 'json_object') {
+    body.response_format = { type: 'json_object' };
+  }
+  return body;
+}
+
+export function toUsage(u: unknown): TokenUsage | undefined {
   if (!u || typeof u !== 'object') return undefined;
-  const { prompt_tokens: p, completion_tokens: c, total_tokens: t } = u as Record<string, unknown>;
+  const { prompt_tokens: p, completion_tokens: c, total_tokens: t, prompt_tokens_details: d } = u as Record<string, unknown>;
   if (typeof p !== 'number' && typeof c !== 'number') return undefined;
   const promptTokens = typeof p === 'number' ? p : 0;
   const completionTokens = typeof c === 'number' ? c : 0;
-  return { promptTokens, completionTokens, totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens };
+  // Prompt caching (OpenAI, Azure, vLLM with prefix caching): the share of the prompt read from cache.
+  const cached = d && typeof d === 'object' ? (d as { cached_tokens?: unknown }).cached_tokens : undefined;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: typeof t === 'number' ? t : promptTokens + completionTokens,
+    ...(typeof cached === 'number' && cached > 0 ? { cachedTokens: cached } : {}),
+  };
 }
 
 /**

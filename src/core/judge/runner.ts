@@ -21,6 +21,14 @@ import type { JudgeClient } from './types';
 export interface RowRange {
   from?: number;
   to?: number;
+  /** `run --shard K/N`: only rows whose (row − 1) mod N = K − 1 (K is 1-based). */
+  shard?: Shard;
+}
+
+export interface Shard {
+  /** 1-based shard number, 1 ≤ index ≤ count. */
+  index: number;
+  count: number;
 }
 
 export interface RunnerOptions {
@@ -63,7 +71,11 @@ export interface RunResult {
 }
 
 export function inRange(row: number, range: RowRange | undefined): boolean {
-  return (range?.from === undefined || row >= range.from) && (range?.to === undefined || row <= range.to);
+  return (
+    (range?.from === undefined || row >= range.from) &&
+    (range?.to === undefined || row <= range.to) &&
+    (range?.shard === undefined || (row - 1) % range.shard.count === range.shard.index - 1)
+  );
 }
 
 export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
@@ -107,6 +119,10 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     ? new SelfJudgingGuard(field, opts.panel?.members.map((m) => ({ label: m.label, model: m.settings.model })) ?? [{ label: opts.settings.model, model: opts.settings.model }], opts.log)
     : undefined;
   const inflight = new Set<Promise<void>>();
+  // Woken when a row finishes; racing every in-flight promise per row would attach a reaction to
+  // each of them every time (O(rows in flight) work and memory per row started).
+  let wake: (() => void) | undefined;
+  const settled = () => new Promise<void>((resolve) => (wake = resolve));
   let fatalError: unknown;
   let readError: unknown;
 
@@ -132,6 +148,9 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
       .finally(() => {
         stats.limit = limiter.limit;
         inflight.delete(task);
+        const w = wake;
+        wake = undefined;
+        w?.();
       });
     inflight.add(task);
   };
@@ -153,7 +172,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
         stats.alreadyDone++;
         continue;
       }
-      while (inflight.size >= maxRows) await Promise.race(inflight);
+      while (inflight.size >= maxRows) await settled();
       if (signal.aborted || fatalError) break;
       start(item);
     }

@@ -44,6 +44,7 @@ export class RunStats {
     this.usage.promptTokens += usage.promptTokens;
     this.usage.completionTokens += usage.completionTokens;
     this.usage.totalTokens += usage.totalTokens;
+    if (usage.cachedTokens) this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + usage.cachedTokens;
   }
 
   get elapsedMs(): number {

@@ -8,6 +8,8 @@ import type { RunStats } from './stats';
 export interface Prices {
   input: number;
   output: number;
+  /** USD per million prompt tokens read from the provider's prompt cache; without it they cost `input`. */
+  cached?: number;
 }
 
 export interface ReportMeta {
@@ -25,9 +27,11 @@ export interface RunMeta extends ReportMeta {
   cacheDir: string | null;
 }
 
-export function costUsd(prices: Prices | undefined, promptTokens: number, completionTokens: number): number | null {
+export function costUsd(prices: Prices | undefined, promptTokens: number, completionTokens: number, cachedTokens = 0): number | null {
   if (!prices) return null;
-  return Math.round(((promptTokens * prices.input + completionTokens * prices.output) / 1e6) * 1e6) / 1e6;
+  const cached = prices.cached !== undefined ? Math.min(cachedTokens, promptTokens) : 0;
+  const input = (promptTokens - cached) * prices.input + cached * (prices.cached ?? prices.input);
+  return Math.round(((input + completionTokens * prices.output) / 1e6) * 1e6) / 1e6;
 }
 
 /** `3 rate-limit, 1 invalid-reply`, largest first. */
@@ -38,12 +42,13 @@ function byCount(counts: Record<string, number>): string {
 const unfinished = (s: RunStats) => Math.max(0, (s.total ?? s.done) - s.done);
 
 export function summaryLines(s: RunStats, m: RunMeta): string[] {
-  const usd = costUsd(m.prices, s.usage.promptTokens, s.usage.completionTokens);
+  const usd = costUsd(m.prices, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedTokens);
+  const cached = s.usage.cachedTokens ? ` (${s.usage.cachedTokens} prompt tokens from the provider's prompt cache)` : '';
   const noUsage = s.usageMissing ? ` (${s.usageMissing} repl${s.usageMissing === 1 ? 'y' : 'ies'} carried no usage)` : '';
   const lines = [
     `${s.done} row(s) judged (${s.ok} ok, ${s.failed} failed) in ${formatDuration(s.elapsedMs / 1000)} → ${m.out}`,
     `  requests: ${s.calls} sent, ${s.cacheHits} answered from the cache, ${s.retries} retried, ${s.repairs} repair request(s)`,
-    `  tokens: ${s.usage.promptTokens} prompt + ${s.usage.completionTokens} completion = ${s.usage.totalTokens}${noUsage}`,
+    `  tokens: ${s.usage.promptTokens} prompt + ${s.usage.completionTokens} completion = ${s.usage.totalTokens}${cached}${noUsage}`,
   ];
   if (usd !== null) lines.push(`  cost: $${usd.toFixed(4)}`);
   if (s.skippedLines) lines.push(`  ${s.skippedLines} unreadable dataset record(s) skipped (no results line; see above): ${byCount(s.skippedByReason)}`);
@@ -79,9 +84,11 @@ export function summaryJson(s: RunStats, m: RunMeta): Record<string, unknown> {
       prompt_tokens: s.usage.promptTokens,
       completion_tokens: s.usage.completionTokens,
       total_tokens: s.usage.totalTokens,
+      // Only when the endpoint reports prompt caching: absent means unknown, not zero.
+      ...(s.usage.cachedTokens !== undefined ? { cached_prompt_tokens: s.usage.cachedTokens } : {}),
       replies_without_usage: s.usageMissing,
     },
-    cost_usd: costUsd(m.prices, s.usage.promptTokens, s.usage.completionTokens),
+    cost_usd: costUsd(m.prices, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedTokens),
     elapsed_ms: s.elapsedMs,
     cache_dir: m.cacheDir,
   };

@@ -34,6 +34,8 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (`prompt_tokens_details.cached_tokens`), when reported. */
+  cachedTokens?: number;
 }
 
 export interface JudgeResponse {

@@ -12,6 +12,7 @@ export function lintTemplate(t: ParsedTemplate, config: TemplateConfig, out: Dia
   lintUndelimited(t, out);
   lintVerdictOrder(t, config, out);
   lintBalance(t, config, out);
+  lintCachePrefix(t, out);
 }
 
 // ---- empty-rubric-level, rubric-vague ----
@@ -177,4 +178,26 @@ function lintBalance(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[
     const other = winners[0] === 'A' ? 'B' : 'A';
     out.push({ ...section.heading, severity: 'info', code: 'examples-unbalanced', message: `Every example's winner is ${winners[0]}; that teaches a position bias. Add an example where ${other} wins.`, data: { winners } });
   }
+}
+
+// ---- placeholder-before-rubric ----
+
+/**
+ * Providers cache a prompt's longest fixed prefix (OpenAI, Azure, Anthropic, vLLM): the criteria and
+ * rubric are the same for every row, so a row value placed before them makes every prompt differ
+ * early and the cache useless. Said once, at the first placeholder before the rubric.
+ */
+function lintCachePrefix(t: ParsedTemplate, out: Diagnostic[]): void {
+  const rubric = t.sections.find((s) => s.key === 'rubric');
+  if (!rubric) return;
+  const first = t.placeholders.filter((p) => !p.inBlock && p.head !== '' && p.start < rubric.headingStart).sort((a, b) => a.start - b.start)[0];
+  if (!first) return;
+  const whole = mustacheRange(t.text, first);
+  out.push({
+    ...t.index.span(whole.start, whole.end),
+    severity: 'info',
+    code: 'placeholder-before-rubric',
+    message: `\`{{${first.path}}}\` comes before the rubric, so every row's prompt differs from here on and providers' prompt caches (which reuse a fixed prefix, at a lower price) cannot hold the criteria and rubric. Put row values after the rubric, e.g. in a final section.`,
+    data: { field: first.head },
+  });
 }

@@ -1,0 +1,279 @@
+// `judge-studio batch submit|status|collect|cancel`: a run through the provider's Batch API
+// (OpenAI or Azure OpenAI), about half the price of `run`, finished within 24 h. The state file
+// joins the four steps; `collect` writes the same results lines as `run`.
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
+import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
+import { newJobState, stateDataFile } from '../../core/batch/job';
+import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState } from '../../core/batch/state';
+import { submitBatches, submitRepairs } from '../../core/batch/submit';
+import { checkEndpoint } from '../../core/judge/endpoint';
+import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/openaiClient';
+import { judgeFromTemplate, prepareJudge, type PreparedJudge } from '../../core/judge/prepare';
+import { RunStats } from '../../core/judge/stats';
+import { strategyFor } from '../../core/judge/strategy';
+import { isDimensional } from '../../core/judge/dimensions';
+import { summaryJson, summaryLines } from '../../core/judge/summary';
+import { formatDiagnostic } from '../format';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
+import type { CliIO, Command } from '../io';
+import { loadValidTemplate } from '../template';
+import { parseHeaders } from '../endpoint';
+import { checkDataset, parsePrice, parseRows, parseShard, parseStructured } from './run';
+
+const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state S.json [options]
+
+  submit <template> --data D --state S.json   render every request (each sample and swap order) and
+                           send them as provider batches (≤ 50,000 requests and 200 MB per part);
+                           takes run's --rows, --shard, --samples, --model, --structured, --base-url,
+                           --api-key-env, --org, --header, --azure-api-version (deployment as --model),
+                           --allow-insecure-http, and --max-completion-tokens (o-series models).
+                           Run it again on the same state to finish a submit that was interrupted.
+  submit --repairs --state S.json   send the repair requests for invalid replies that collect found
+  status --state S.json [--json]    each batch's status and request counts
+  collect --state S.json [--out R.jsonl] [--repair-sync | --no-repair] [--price IN,OUT[,CACHED]] [--json]
+                           download finished batches and append one results line per settled row
+                           (the columns run writes, plus "<metric>/batch_id"); run it again to add
+                           rows of batches that finished since. Invalid replies wait for
+                           submit --repairs, or are repaired now (--repair-sync), or fail (--no-repair)
+  cancel --state S.json    cancel unfinished batches; collect keeps what they finished
+
+The state file holds the batch and file ids, the template, the dataset's sha256 and the settings;
+keep it. The API key is read from the environment variable named at submit (--api-key-env).
+Exit codes: 0 done (collect: every row written, none failed), 1 rows failed or still pending, 2 bad usage.
+`;
+
+const OPTIONS = {
+  data: { type: 'string' },
+  state: { type: 'string' },
+  rows: { type: 'string' },
+  shard: { type: 'string' },
+  samples: { type: 'string' },
+  model: { type: 'string' },
+  structured: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  org: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'azure-api-version': { type: 'string' },
+  'allow-insecure-http': { type: 'boolean' },
+  'max-completion-tokens': { type: 'boolean' },
+  'reask-on-violation': { type: 'boolean' },
+  repairs: { type: 'boolean' },
+  out: { type: 'string' },
+  'repair-sync': { type: 'boolean' },
+  'no-repair': { type: 'boolean' },
+  price: { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+export const batchCommand: Command = async (args, io) => {
+  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const [sub, ...rest] = positionals;
+  if (v.help || !sub) {
+    io.stdout(USAGE);
+    return v.help ? EXIT_OK : EXIT_USAGE;
+  }
+  if (!v.state) throw new UsageError('--state <file.json> is required: it joins submit, status, collect and cancel');
+  const stateFile = path.resolve(io.cwd, v.state);
+  const log = (m: string) => io.stderr(`judge-studio batch ${sub}: ${m}\n`);
+  try {
+    switch (sub) {
+      case 'submit':
+        return v.repairs ? await repairs(v, stateFile, io, log) : await submit(v, rest, stateFile, io, log);
+      case 'status':
+        return await status(v, stateFile, io);
+      case 'collect':
+        return await collect(v, stateFile, io, log);
+      case 'cancel':
+        return await cancel(v, stateFile, io, log);
+      default:
+        throw new UsageError(`unknown batch command "${sub}"; use submit, status, collect or cancel`);
+    }
+  } catch (e) {
+    if (e instanceof BatchStateError || e instanceof CollectError) {
+      log(e.message);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+};
+
+async function submit(v: Values, positionals: string[], stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {
+  const existing = await readState(stateFile).catch((e: unknown) => (e instanceof BatchStateError && e.code === 'state-missing' ? undefined : Promise.reject(e)));
+  if (existing?.submitted) {
+    throw new UsageError(`${v.state} already holds a submitted job; follow it with batch status/collect, or choose another --state`);
+  }
+  if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio batch submit <template> --data <file> --state S.json');
+  if (!v.data) throw new UsageError('--data <file> is required (a .jsonl, .json or .csv dataset)');
+  if (v['reask-on-violation']) throw new UsageError('--reask-on-violation needs a conversation per reply; use run for it (a batch has no follow-ups)');
+  const templateFile = positionals[0]!;
+  const loaded = await loadValidTemplate(templateFile, io);
+  if (!loaded) return EXIT_USAGE;
+  for (const d of loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+  const judge = judgeFromTemplate(loaded.template, (c) => strategyFor(c));
+  if (loaded.template.config && isDimensional(loaded.template.config)) log('rule violations are reported as run reports them; follow-ups are not sent in a batch');
+  const dataFile = await checkDataset(io.cwd, v.data);
+  const model = v.model ?? judge.config.model.name;
+  if (!model) throw new UsageError(`no model: pass --model (Azure: the deployment name) or set model.name in ${templateFile}`);
+  const samples = v.samples !== undefined ? positiveInt(v.samples, '--samples') : 1;
+  const range = v.rows !== undefined ? parseRows(v.rows) : undefined;
+  const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
+  const azure = v['azure-api-version'];
+  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const state: BatchState =
+    existing ??
+    (await newJobState({
+      judge,
+      templateFile: path.resolve(io.cwd, templateFile),
+      dataFile,
+      stateFile,
+      baseURL,
+      ...(azure !== undefined ? { azureApiVersion: azure } : {}),
+      apiKeyEnv: v['api-key-env'] ?? 'OPENAI_API_KEY',
+      ...(v.org !== undefined ? { organization: v.org } : {}),
+      settings: {
+        model,
+        structured: parseStructured(v.structured),
+        schemaName: judge.metric,
+        ...(judge.config.model.temperature !== undefined ? { temperature: judge.config.model.temperature } : {}),
+        ...(judge.config.model.max_tokens !== undefined ? { maxTokens: judge.config.model.max_tokens } : {}),
+      },
+      maxTokensKey: v['max-completion-tokens'] ? 'max_completion_tokens' : 'max_tokens',
+      samples,
+      selection: { ...range, ...(shard ? { shard } : {}) },
+    }));
+  if (existing) {
+    if (existing.template.hash !== judge.templateHash) throw new UsageError(`${v.state} was started with template version ${existing.template.hash}; this template is ${judge.templateHash}`);
+    await checkFingerprint(existing, dataFile);
+    log(`continuing the interrupted submit in ${v.state} (${existing.batches.length} part(s) already uploaded)`);
+  }
+  const api = makeApi(state, v, io);
+  await writeState(stateFile, state);
+  const done = await submitBatches({ api, judge, state, stateFile, dataFile, log, ...(io.signal ? { signal: io.signal } : {}) });
+  const mains = done.batches.filter((b) => b.kind === 'main');
+  log(`${done.totals.requests} request(s) for ${done.totals.rows} row(s) in ${mains.length} batch(es); state in ${v.state}`);
+  if (done.renderFailures.length > 0) log(`${done.renderFailures.length} row(s) could not be rendered; collect writes them as failed rows (render)`);
+  if (v.json) io.stdout(`${JSON.stringify({ state: v.state, rows: done.totals.rows, requests: done.totals.requests, batches: mains.map((b) => b.id) }, null, 2)}\n`);
+  return EXIT_OK;
+}
+
+async function repairs(v: Values, stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {
+  const { state, judge, dataFile } = await load(stateFile);
+  const n = await submitRepairs({ api: makeApi(state, v, io), judge, state, stateFile, dataFile, log, ...(io.signal ? { signal: io.signal } : {}) });
+  log(n === 0 ? 'no invalid replies wait for a repair (batch collect finds them)' : `${n} repair request(s) submitted; batch collect adds their rows when they finish`);
+  return EXIT_OK;
+}
+
+async function status(v: Values, stateFile: string, io: CliIO): Promise<number> {
+  const state = await readState(stateFile);
+  await refreshStatus(makeApi(state, v, io), state, stateFile, io.signal);
+  const queued = state.repairs.filter((r) => r.part === undefined).length;
+  if (v.json) {
+    const batches = state.batches.map((b) => ({ part: b.part, kind: b.kind, id: b.id ?? null, status: b.status ?? null, request_counts: b.requestCounts ?? null, rows: b.rows, requests: b.requests }));
+    io.stdout(`${JSON.stringify({ metric: state.metric, submitted: state.submitted, done: state.batches.every(isTerminal), batches, repairs_queued: queued }, null, 2)}\n`);
+  } else {
+    for (const b of state.batches) io.stdout(`${describeBatch(b)}\n`);
+    if (!state.submitted) io.stdout('submit was interrupted: run batch submit again with the same --state to send the rest\n');
+    if (queued > 0) io.stdout(`${queued} invalid repl${queued === 1 ? 'y waits' : 'ies wait'} for batch submit --repairs (or collect --repair-sync)\n`);
+  }
+  return EXIT_OK;
+}
+
+async function collect(v: Values, stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {
+  if (v['repair-sync'] && v['no-repair']) throw new UsageError('--repair-sync and --no-repair contradict each other; pick one');
+  const prices = v.price !== undefined ? parsePrice(v.price) : undefined;
+  const { state, judge, dataFile } = await load(stateFile);
+  await checkFingerprint(state, dataFile);
+  const outFile = path.resolve(io.cwd, v.out ?? `${state.metric}.results.jsonl`);
+  const outName = path.relative(io.cwd, outFile) || outFile;
+  const repair: RepairMode = v['repair-sync'] ? 'sync' : v['no-repair'] ? 'none' : 'batch';
+  const stats = new RunStats();
+  const report = await collectBatches({
+    api: makeApi(state, v, io),
+    judge,
+    state,
+    stateFile,
+    dataFile,
+    outFile,
+    repair,
+    stats,
+    log,
+    ...(repair === 'sync' ? { client: new OpenAICompatibleClient(clientOptions(state, v, io)) } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
+  stats.total = stats.done + report.pending;
+  const meta = { model: state.settings.model, baseURL: state.baseURL, prices, metric: state.metric, interrupted: false, out: outName, cacheDir: null };
+  io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
+  if (report.alreadyWritten) log(`${report.alreadyWritten} row(s) were already in ${outName}`);
+  if (report.pending) log(`${report.pending} row(s) still pending: their batch is running${report.repairsQueued ? ' or waits for a repair' : ''}; run collect again later`);
+  if (report.repairsQueued) log(`${report.repairsQueued} invalid repl${report.repairsQueued === 1 ? 'y needs' : 'ies need'} a repair: batch submit --repairs --state ${v.state} (or collect --repair-sync)`);
+  if (v.json) io.stdout(`${JSON.stringify({ ...summaryJson(stats, meta), pending: report.pending, repairs_queued: report.repairsQueued, already_written: report.alreadyWritten }, null, 2)}\n`);
+  return report.pending > 0 || stats.failed > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+async function cancel(v: Values, stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {
+  const state = await readState(stateFile);
+  const api = makeApi(state, v, io);
+  let n = 0;
+  for (const b of state.batches) {
+    if (!b.id || isTerminal(b)) continue;
+    const remote = await api.cancel(b.id, io.signal);
+    b.status = remote.status;
+    n++;
+    await writeState(stateFile, state);
+  }
+  log(n === 0 ? 'no unfinished batch to cancel' : `${n} batch(es) cancelling; collect keeps the requests they finished`);
+  return EXIT_OK;
+}
+
+/** The state with its template snapshot prepared and its dataset path resolved. */
+async function load(stateFile: string): Promise<{ state: BatchState; judge: PreparedJudge; dataFile: string }> {
+  const state = await readState(stateFile);
+  const prepared = prepareJudge(state.template.text);
+  if (!prepared.ok) throw new BatchStateError('state-invalid', `the template saved in ${stateFile} no longer validates`);
+  return { state, judge: prepared.judge, dataFile: stateDataFile(state, stateFile) };
+}
+
+function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOptions {
+  const keyEnv = v['api-key-env'] ?? state.apiKeyEnv;
+  const apiKey = io.env[keyEnv] || undefined;
+  const headers = parseHeaders(v.header ?? []);
+  if (!apiKey && (state.provider === 'azure' || new URL(state.baseURL).hostname === 'api.openai.com')) {
+    throw new UsageError(`${state.baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
+  }
+  const check = checkEndpoint(state.baseURL, { sendsCredentials: apiKey !== undefined, allowInsecureHttp: v['allow-insecure-http'] === true });
+  if (!check.ok) throw new UsageError(check.message);
+  return {
+    baseURL: state.baseURL,
+    timeoutMs: v.timeout !== undefined ? positiveInt(v.timeout, '--timeout') : 300_000,
+    headers,
+    apiKeyEnv: keyEnv,
+    ...(apiKey ? { apiKey } : {}),
+    ...(state.organization !== undefined ? { organization: state.organization } : {}),
+    ...(state.azureApiVersion !== undefined ? { azureApiVersion: state.azureApiVersion } : {}),
+  };
+}
+
+function makeApi(state: BatchState, v: Values, io: CliIO): BatchApi {
+  try {
+    // Management calls are few and idempotent to read: the SDK's own retries are welcome here.
+    return sdkBatchApi(createSdk(clientOptions(state, v, io), 2));
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function positiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} needs an integer ≥ 1, got "${value}"`);
+  return n;
+}
+
+

@@ -1,0 +1,195 @@
+// Joins results files written by shards of one run (`run --shard K/N` on N machines) into one file
+// ordered by `_row`. The last line per `_row` stands, across files in the order given. Files of
+// another metric or template version are refused: one results file holds one judge.
+// Memory: only (file, offset, length) per row is kept; line texts are read back by offset.
+import { createReadStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { rowOf } from './latest';
+
+export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'not-results' | 'out-exists' | 'unreadable';
+
+export class MergeError extends Error {
+  override readonly name = 'MergeError';
+  constructor(
+    readonly code: MergeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface MergeOptions {
+  inputs: readonly string[];
+  out: string;
+  /** Replace an existing, non-empty `out`. */
+  overwrite?: boolean;
+  /** Names shown in messages (default: the paths as given). */
+  label?: (file: string) => string;
+}
+
+export interface MergeReport {
+  rows: number;
+  /** Lines dropped because a later line (in that file or a later one) has the same `_row`. */
+  replaced: number;
+  /** Lines that were not JSON objects (reported, left out). */
+  skipped: { file: string; line: number; reason: string }[];
+  /** `metric → template hash` shared by every merged line. */
+  templates: Record<string, string>;
+  /** Standing rows taken from each input, in input order. */
+  perFile: number[];
+}
+
+interface Standing {
+  file: number;
+  offset: number;
+  length: number;
+  /** The line's sorted `[metric, hash]` pairs as JSON: every line that stands must share it. */
+  signature: string;
+  where: string;
+}
+
+/** Each line of a file with its byte offset and length (without the newline). */
+async function* linesWithOffsets(file: string): AsyncIterable<{ text: Buffer; offset: number; line: number; complete: boolean }> {
+  let carry: Buffer = Buffer.alloc(0);
+  let base = 0; // file offset of carry[0]
+  let line = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    const buf = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+      line++;
+      yield { text: buf.subarray(start, nl), offset: base + start, line, complete: true };
+      start = nl + 1;
+    }
+    base += start;
+    carry = Buffer.from(buf.subarray(start));
+  }
+  if (carry.length > 0) yield { text: carry, offset: base, line: line + 1, complete: false };
+}
+
+/** `metric → template hash` of a results line, from its `m/template_hash` columns. */
+export function templatesOf(record: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if (k.endsWith('/template_hash') && typeof v === 'string') out[k.slice(0, -'/template_hash'.length)] = v;
+  }
+  return out;
+}
+
+function signatureOf(templates: Record<string, string>): string {
+  return JSON.stringify(Object.keys(templates).sort().map((m) => [m, templates[m]]));
+}
+
+export async function mergeResults(opts: MergeOptions): Promise<MergeReport> {
+  const label = opts.label ?? ((f: string) => f);
+  if (!opts.overwrite) {
+    const size = await fs.stat(opts.out).then((s) => s.size, () => -1);
+    if (size > 0) throw new MergeError('out-exists', `${label(opts.out)} already exists; pass --overwrite to replace it, or choose another --out`);
+  }
+  for (const input of opts.inputs) {
+    if (path.resolve(input) === path.resolve(opts.out)) throw new MergeError('out-exists', `${label(opts.out)} is also an input; choose another --out`);
+  }
+
+  const standing = new Map<number, Standing>();
+  const report: MergeReport = { rows: 0, replaced: 0, skipped: [], templates: {}, perFile: opts.inputs.map(() => 0) };
+  for (const [fileIndex, file] of opts.inputs.entries()) {
+    try {
+      for await (const { text, offset, line, complete } of linesWithOffsets(file)) {
+        const where = `${label(file)}:${line}`;
+        if (text.toString('utf8').trim() === '') continue;
+        let record: unknown;
+        try {
+          record = JSON.parse(text.toString('utf8'));
+        } catch {
+          report.skipped.push({ file: label(file), line, reason: complete ? 'not valid JSON' : 'a torn last line (no newline)' });
+          continue;
+        }
+        if (!record || typeof record !== 'object' || Array.isArray(record)) {
+          report.skipped.push({ file: label(file), line, reason: 'not a JSON object' });
+          continue;
+        }
+        const row = rowOf(record as Record<string, unknown>);
+        if (row === undefined) throw new MergeError('not-results', `${where} has no "_row": not a results file written by judge-studio run`);
+        const signature = signatureOf(templatesOf(record as Record<string, unknown>));
+        if (standing.has(row)) report.replaced++;
+        standing.set(row, { file: fileIndex, offset, length: text.length, signature, where });
+      }
+    } catch (e) {
+      if (e instanceof MergeError) throw e;
+      throw new MergeError('unreadable', `cannot read ${label(file)}: ${(e as Error).message}`);
+    }
+  }
+  checkOneJudge(standing, report);
+
+  const rows = [...standing.keys()].sort((a, b) => a - b);
+  const tmp = `${opts.out}.${process.pid}.tmp`;
+  const handles = await Promise.all(opts.inputs.map((f) => fs.open(f, 'r')));
+  const out = await fs.open(tmp, 'w');
+  try {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    for (const row of rows) {
+      const s = standing.get(row)!;
+      const buf = Buffer.alloc(s.length + 1);
+      await handles[s.file]!.read(buf, 0, s.length, s.offset);
+      buf[s.length] = 10;
+      pending.push(buf);
+      pendingBytes += buf.length;
+      report.perFile[s.file]!++;
+      if (pendingBytes >= 1 << 20) {
+        await out.write(Buffer.concat(pending));
+        pending = [];
+        pendingBytes = 0;
+      }
+    }
+    if (pending.length > 0) await out.write(Buffer.concat(pending));
+    await out.sync();
+  } catch (e) {
+    await out.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw e;
+  } finally {
+    await Promise.all(handles.map((h) => h.close()));
+  }
+  await out.close();
+  // The merged file appears whole or not at all.
+  await fs.rename(tmp, opts.out);
+  report.rows = rows.length;
+  return report;
+}
+
+/** Every standing line must come from the same metric(s) and template version(s). */
+function checkOneJudge(standing: Map<number, Standing>, report: MergeReport): void {
+  let first: Standing | undefined;
+  for (const s of standing.values()) {
+    if (!first) {
+      first = s;
+      continue;
+    }
+    if (s.signature === first.signature) continue;
+    const a = parse(first.signature);
+    const b = parse(s.signature);
+    const sameMetrics = Object.keys(a).sort().join(',') === Object.keys(b).sort().join(',');
+    if (!sameMetrics) {
+      throw new MergeError(
+        'mixed-metrics',
+        `${first.where} is a result of ${describe(a)} but ${s.where} of ${describe(b)}; merge only the shards of one run`,
+      );
+    }
+    throw new MergeError(
+      'mixed-templates',
+      `${first.where} was judged by template version ${describe(a)} but ${s.where} by ${describe(b)}; ` +
+        'mixing versions would mix two judges in one file: judge the stale shard again with the current template',
+    );
+  }
+  if (first) report.templates = parse(first.signature);
+}
+
+function parse(signature: string): Record<string, string> {
+  return Object.fromEntries(JSON.parse(signature) as [string, string][]);
+}
+
+function describe(t: Record<string, string>): string {
+  const entries = Object.entries(t);
+  return entries.length === 0 ? 'no metric (no "…/template_hash" column)' : entries.map(([m, h]) => `"${m}" ${h}`).join(', ');
+}
