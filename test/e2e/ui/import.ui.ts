@@ -29,10 +29,18 @@ export async function run(ctx: UiContext): Promise<void> {
   // after our text, so wait for the folder's listing, then type, and check the text stuck.
   const input = page.locator('.quick-input-widget input');
   await page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ timeout: 20_000 });
-  const deadline = Date.now() + 20_000;
-  do await input.fill(source);
-  while ((await input.inputValue()) !== source && Date.now() < deadline);
-  await page.locator('.quick-input-widget .monaco-button').filter({ hasText: 'Import' }).first().click();
+  // The dialog validates the typed path before it accepts it; a click while it is still busy is
+  // dropped, so type and click again until the next step shows, within a deadline.
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    await input.fill(source);
+    await page.locator('.quick-input-widget .monaco-button').filter({ hasText: 'Import' }).first().click();
+    const next = await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'which format is it?' }).waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+    if (next || Date.now() > deadline) break;
+    // Only type again while the file dialog itself is still what is open.
+    const stillPicking = await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'pick a FastChat' }).isVisible();
+    if (!stillPicking) break;
+  }
   await waitForStep(page, 'which format is it?');
   await ctx.screenshot('import-choose-format');
   await pick(page, 'FastChat (MT-Bench) judge prompts');

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
+import { pick, waitForStep } from './quickInput';
 import { expect, gotoLine, verdictFrame, withFakeJudge } from './run.ui';
 
 export const title = 'a multi-criterion template shows each criterion with its weight, score, evidence and improvement, and the weighted overall';
@@ -32,6 +33,9 @@ export async function run(ctx: UiContext): Promise<void> {
     await gotoLine(ctx, 3);
     await ctx.page.keyboard.press('Shift+End');
     await ctx.runCommand('Judge Studio: Run Judge on Selection');
+    // Several pointwise templates fit a plain selection: the pick names them, the last focused first.
+    await waitForStep(ctx.page, 'with which template?');
+    await pick(ctx.page, 'factual_accuracy.judge');
 
     const frame = await verdictFrame(ctx, 'pointwise');
     await frame.locator('table.criteria').waitFor({ timeout: 10_000 });

@@ -62,13 +62,13 @@ export async function run(ctx: UiContext): Promise<void> {
     await ctx.runCommand('Refresh Explorer');
     await ctx.openFileFromExplorer('panel_pref.jsonl');
     await ctx.runCommand('Judge Studio: Run Judge on Dataset');
-    await ctx.page.locator('.tabs-container .tab.active').filter({ hasText: /^panel_pref-\d{8}-\d{6}\.jsonl/ }).waitFor({ timeout: 60_000 });
+    await ctx.page.locator('.tabs-container .tab.active').filter({ hasText: /^panel_pref-[\w.-]*\d{8}-\d{6}\.jsonl/ }).waitFor({ timeout: 60_000 });
     expect(fake.chats.length === 12, `three judges × two rows × two passes, got ${fake.chats.length} requests`);
     await historyRow(ctx, /^panel agreement 67%$/);
     await ctx.screenshot('run-panel-side-panel');
 
     await startCommand(ctx.page, 'Judge Studio: Show Result Row', 'Show a row of which results file?');
-    await ctx.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /panel_pref-\d{8}/ }).first().click();
+    await ctx.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /panel_pref-[\w.-]*\d{8}/ }).first().click();
     await waitForStep(ctx.page, 'Which row of');
     await pick(ctx.page, 'Row 1');
 
