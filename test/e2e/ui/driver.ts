@@ -62,9 +62,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 3 * DEFA
     .first();
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-    await input.fill('>' + title);
     try {
+      await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+      await input.fill('>' + title, { timeout: 10_000 });
       await row.waitFor({ timeout: Math.min(10_000, Math.max(1_000, deadline - Date.now())) });
       break;
     } catch {
@@ -73,7 +73,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 3 * DEFA
         throw new Error(`command "${title}" is not in the palette; it shows: ${shown.slice(0, 8).join(' | ') || 'nothing'}`);
       }
       await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS }).catch(() => undefined);
     }
   }
   await row.click();
