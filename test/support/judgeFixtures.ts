@@ -225,3 +225,15 @@ export function hhhJudge(behaviour: HhhBehaviour = 'consistent'): FakeRule {
     });
   };
 }
+
+/** The pairwise template as a panel `panel_pref` of the judges named here (`model@endpoint` names an endpoint). */
+export function panelTemplate(judges: readonly string[]): string {
+  const members = judges.map((j) => {
+    const [model, endpoint] = j.split('@');
+    return `    - model: ${model}${endpoint ? `\n      endpoint: ${endpoint}` : ''}`;
+  });
+  return PAIRWISE.replace('name: pref\n', 'name: panel_pref\n').replace(
+    'inputs: [prompt, response_a, response_b]\n---',
+    `inputs: [prompt, response_a, response_b]\nmodel:\n  judges:\n${members.join('\n')}\n---`,
+  );
+}

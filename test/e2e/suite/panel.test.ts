@@ -6,42 +6,13 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { BatchEntry } from '../../../src/extension/run/model/history';
 import type { RunView } from '../../../src/protocol/run';
+import { panelTemplate } from '../../support/judgeFixtures';
 import { FakeOpenAI, reply, status } from '../../support/fakeOpenAI';
 import { EXTENSION_ID, workspaceFile } from './util';
 
 const config = () => vscode.workspace.getConfiguration('judgeStudio');
 
-const TEMPLATE = `---
-name: panel_pref
-kind: pairwise
-inputs: [prompt, response_a, response_b]
-model:
-  judges:
-    - model: judge-a
-    - model: judge-b
-    - model: judge-c
-      endpoint: second
----
-# Criteria
-Which response answers the prompt better.
-
-# Rubric
-- A: Response A is better.
-- B: Response B is better.
-- TIE: They are equally good.
-
-# Evaluation steps
-1. Compare both. 2. Pick a winner.
-
-# Task
-Prompt: {{prompt}}
-[Response A]
-{{response_a}}
-[End A]
-[Response B]
-{{response_b}}
-[End B]
-`;
+const TEMPLATE = panelTemplate(['judge-a', 'judge-b', 'judge-c@second']);
 
 describe('a panel of judges in the editor', () => {
   let first: FakeOpenAI;

@@ -3,6 +3,7 @@
 // recorded row in the run view shows the panel verdict and the judge × pass table.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { panelTemplate } from '../../support/judgeFixtures';
 import { reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
 import { pick, startCommand, waitForStep } from './quickInput';
@@ -11,36 +12,7 @@ import { expect, historyRow, verdictFrame, withFakeJudge } from './run.ui';
 export const title = 'a panel run shows the panel verdict and a judge × pass table in the run view, and the panel agreement in the side panel';
 export const timeoutMs = 150_000;
 
-const TEMPLATE = `---
-name: panel_pref
-kind: pairwise
-inputs: [prompt, response_a, response_b]
-model:
-  judges:
-    - model: judge-a
-    - model: judge-b
-    - model: judge-c
----
-# Criteria
-Which response answers the prompt better.
-
-# Rubric
-- A: Response A is better.
-- B: Response B is better.
-- TIE: They are equally good.
-
-# Evaluation steps
-1. Compare both. 2. Pick a winner.
-
-# Task
-Prompt: {{prompt}}
-[Response A]
-{{response_a}}
-[End A]
-[Response B]
-{{response_b}}
-[End B]
-`;
+const TEMPLATE = panelTemplate(['judge-a', 'judge-b', 'judge-c']);
 
 export async function run(ctx: UiContext): Promise<void> {
   // judge-a and judge-b prefer the response holding "good"; judge-c (a contrarian) the other one.
