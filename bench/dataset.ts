@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readDataset, isSkip, type DatasetRow } from '../src/core/dataset';
-import { prepareJudge } from '../src/core/judge/prepare';
-import { runJudge } from '../src/core/judge/runner';
-import type { JudgeClient } from '../src/core/judge/types';
+import { prepareJudge } from '../src/core/judge/engine/prepare';
+import { runJudge } from '../src/core/judge/run/runner';
+import type { JudgeClient } from '../src/core/judge/transport/types';
 import { POINTWISE } from '../test/support/judgeFixtures';
 
 export const FIELD_MB = 50;

@@ -6,12 +6,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readDataset } from '../src/core/dataset';
-import { OpenAICompatibleClient } from '../src/core/judge/openaiClient';
-import { prepareJudge } from '../src/core/judge/prepare';
-import type { PreparedJudge } from '../src/core/judge/prepare';
-import { ResultsWriter } from '../src/core/judge/results';
-import { runJudge } from '../src/core/judge/runner';
-import type { JudgeClient } from '../src/core/judge/types';
+import { OpenAICompatibleClient } from '../src/core/judge/transport/openaiClient';
+import { prepareJudge } from '../src/core/judge/engine/prepare';
+import type { PreparedJudge } from '../src/core/judge/engine/prepare';
+import { ResultsWriter } from '../src/core/judge/run/writer';
+import { runJudge } from '../src/core/judge/run/runner';
+import type { JudgeClient } from '../src/core/judge/transport/types';
 import { items, PAIRWISE, POINTWISE } from '../test/support/judgeFixtures';
 
 function prepared(text: string): PreparedJudge {

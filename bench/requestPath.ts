@@ -5,11 +5,11 @@
 // 1,000,000 rows through the engine with an in-process judge.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { buildRequest } from '../src/core/judge/judgment';
-import { chatBody, OpenAICompatibleClient } from '../src/core/judge/openaiClient';
-import { prepareJudge, type PreparedJudge } from '../src/core/judge/prepare';
-import { runJudge } from '../src/core/judge/runner';
-import type { JudgeClient } from '../src/core/judge/types';
+import { buildRequest } from '../src/core/judge/engine/pass';
+import { chatBody, OpenAICompatibleClient } from '../src/core/judge/transport/openaiClient';
+import { prepareJudge, type PreparedJudge } from '../src/core/judge/engine/prepare';
+import { runJudge } from '../src/core/judge/run/runner';
+import type { JudgeClient } from '../src/core/judge/transport/types';
 import type { DatasetItem } from '../src/core/dataset/types';
 import { POINTWISE } from '../test/support/judgeFixtures';
 

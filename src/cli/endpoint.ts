@@ -2,8 +2,8 @@
 // the same key rules and the same protections. A key never goes over plain http to another
 // machine, credentials in a URL are refused and never printed, and the cache scope covers every
 // request-shaping setting.
-import { checkEndpoint, endpointScope, redactUrl } from '../core/judge/endpoint';
-import { OpenAICompatibleClient } from '../core/judge/openaiClient';
+import { checkEndpoint, endpointScope, redactUrl } from '../core/judge/transport/endpoint';
+import { OpenAICompatibleClient } from '../core/judge/transport/openaiClient';
 import { UsageError, type CliIO } from './io';
 
 /** parseArgs options shared by every command that calls a judge. */

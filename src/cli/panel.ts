@@ -1,10 +1,10 @@
 // `run --judge MODEL[@BASE_URL]` and the template's `model.judges`: the panel members, each with the
 // client of its endpoint (one client per base URL, built by run.ts under the usual key rules) and
 // its own cache scope.
-import { endpointScope, redactUrl, type EndpointIdentity } from '../core/judge/endpoint';
-import type { JudgeSettings } from '../core/judge/judgment';
-import { memberLabels, type Panel } from '../core/judge/panel';
-import type { JudgeClient } from '../core/judge/types';
+import { endpointScope, redactUrl, type EndpointIdentity } from '../core/judge/transport/endpoint';
+import type { JudgeSettings } from '../core/judge/engine/pass';
+import { memberLabels, type Panel } from '../core/judge/panel/panel';
+import type { JudgeClient } from '../core/judge/transport/types';
 import type { TemplateConfig } from '../core/template/types';
 import { UsageError } from './io';
 

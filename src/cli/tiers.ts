@@ -1,7 +1,7 @@
 // `judge-studio run` options for tiered judging: --screen-model, --escalate, --audit, --audit-seed,
 // --screen-price. Parsed here so run.ts only passes the result on.
-import { parseEscalation, TierStats, type TierOptions } from '../core/judge/tiered';
-import type { Prices } from '../core/judge/summary';
+import { parseEscalation, TierStats, type TierOptions } from '../core/judge/tiers/tiered';
+import type { Prices } from '../core/judge/reports/summary';
 import { UsageError } from './io';
 
 export const TIER_OPTIONS = {

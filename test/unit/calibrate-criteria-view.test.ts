@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { calibrateLoaded } from '../../src/extension/calibrate/load';
 import { calibrationViewSchema } from '../../src/protocol/calibrate';
 import { buildView } from '../../src/extension/calibrate/model';
-import { roundOverall } from '../../src/core/judge/criteriaStrategy';
+import { roundOverall } from '../../src/core/judge/strategies/criteria';
 import { CASES } from '../support/criteriaFixtures';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { EXIT_FINDINGS, EXIT_OK } from '../../src/cli/io';
-import { roundOverall, weightedScore } from '../../src/core/judge/criteriaStrategy';
+import { roundOverall, weightedScore } from '../../src/core/judge/strategies/criteria';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { CASES, CRITERIA_DIR, criteriaJudge, criteriaReply, fixtureScores, isRepair } from '../support/criteriaFixtures';
 import { captureIO, readJsonl, tempDir } from '../support/judgeFixtures';

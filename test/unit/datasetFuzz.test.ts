@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { calibrate } from '../../src/core/calibration';
 import { ByteDecoder, createReader, DatasetError, isSkip, parseDatasetBytes, SKIP_REASONS, type DatasetFormat, type DatasetItem } from '../../src/core/dataset';
-import { dryRun } from '../../src/core/judge/dryRun';
-import { prepareJudge, type PreparedJudge } from '../../src/core/judge/prepare';
+import { dryRun } from '../../src/core/judge/reports/dryRun';
+import { prepareJudge, type PreparedJudge } from '../../src/core/judge/engine/prepare';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
 const SEED = 0xda7a;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { HHH_CONFIG } from '../support/judgeFixtures';
-import type { Winner } from '../../src/core/judge/replySchema';
-import { checkRules, mapBack, type DimensionalReply, type RuleViolation } from '../../src/core/judge/dimensions';
+import type { Winner } from '../../src/core/judge/strategies/replySchema';
+import { checkRules, mapBack, type DimensionalReply, type RuleViolation } from '../../src/core/judge/strategies/dimensions';
 
 const hhh = HHH_CONFIG;
 

@@ -6,7 +6,7 @@ import {
   dimensionalOutputInstruction,
   dimensionalReplySchema,
   isDimensional,
-} from '../../src/core/judge/dimensions';
+} from '../../src/core/judge/strategies/dimensions';
 
 const hhh: TemplateConfig = {
   name: 'hhh',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { HHH_CONFIG } from '../support/judgeFixtures';
-import type { Winner } from '../../src/core/judge/replySchema';
+import type { Winner } from '../../src/core/judge/strategies/replySchema';
 import {
   checkRules,
   dimensionalColumns,
@@ -10,7 +10,7 @@ import {
   reviewReply,
   violationFollowUp,
   type DimensionalReply,
-} from '../../src/core/judge/dimensions';
+} from '../../src/core/judge/strategies/dimensions';
 
 const hhh = HHH_CONFIG;
 

@@ -1,10 +1,10 @@
 // The multi-dimension (HHH) judge strategy on its own: what strategyFor picks, the follow-up hook,
 // merging passes into result columns (with samples and with failures).
 import * as assert from 'node:assert/strict';
-import { dimensionalJsonSchema, mapBack, type DimensionalReply } from '../../src/core/judge/dimensions';
-import type { DimensionalJudgment } from '../../src/core/judge/dimensionalStrategy';
-import { strategyFor, type JudgeStrategy, type PassReply } from '../../src/core/judge/strategy';
-import type { Winner } from '../../src/core/judge/winners';
+import { dimensionalJsonSchema, mapBack, type DimensionalReply } from '../../src/core/judge/strategies/dimensions';
+import type { DimensionalJudgment } from '../../src/core/judge/strategies/dimensional';
+import { strategyFor, type JudgeStrategy, type PassReply } from '../../src/core/judge/strategies/strategy';
+import type { Winner } from '../../src/core/judge/strategies/winners';
 import { HHH_CONFIG } from '../support/judgeFixtures';
 
 const hhh = HHH_CONFIG;

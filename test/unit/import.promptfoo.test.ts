@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PROMPTFOO_CLOSED_QA, PROMPTFOO_LLM_RUBRIC } from '../../src/core/import/data/promptfooDefaults';
 import { importPromptfoo } from '../../src/core/import/promptfoo';
-import { strategyFor } from '../../src/core/judge/strategy';
+import { strategyFor } from '../../src/core/judge/strategies/strategy';
 import { parseTemplate, renderTemplate, validateTemplate } from '../../src/core/template';
 
 const ROOT = path.resolve(__dirname, '../../..');

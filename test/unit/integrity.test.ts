@@ -50,9 +50,9 @@ describe('integrity: a judge reply owns only its columns', () => {
   }
 
   it('never lets any reply field reach a column outside the schema (200 random replies)', async () => {
-    const { pointwiseStrategy } = await import('../../src/core/judge/strategy');
-    const { pairwiseStrategy, mergeSwap } = await import('../../src/core/judge/strategy');
-    const { resultLine } = await import('../../src/core/judge/row');
+    const { pointwiseStrategy } = await import('../../src/core/judge/strategies/strategy');
+    const { pairwiseStrategy, mergeSwap } = await import('../../src/core/judge/strategies/strategy');
+    const { resultLine } = await import('../../src/core/judge/engine/row');
     const point = pointwiseStrategy({ name: 'm', kind: 'pointwise', scale: { min: 1, max: 5 }, model: {} } as never);
     const pair = pairwiseStrategy({ name: 'm', kind: 'pairwise', model: { swap: true } } as never);
     const hostile = ['human_rating', 'human_pairwise_choice', 'error', 'error_kind', 'model', 'passes', 'raw_replies', '_row', '_key', 'prompt', 'response', 'm/human_rating', 'template_hash', '__proto__', 'constructor', 'm/score'];
@@ -78,7 +78,7 @@ describe('integrity: a judge reply owns only its columns', () => {
   });
 
   it('drops stale judge columns carried in by the input, keeping its human labels', async () => {
-    const { resultLine } = await import('../../src/core/judge/row');
+    const { resultLine } = await import('../../src/core/judge/engine/row');
     const line = resultLine(
       { row: 4, line: 9, record: { prompt: 'p', _row: 1, _key: 'old', 'm/score': 5, 'm/error': 'old failure', 'm/error_kind': 'auth', 'm/human_rating': 2 } },
       { metric: 'm', templateHash: 'h', keyFields: ['prompt'] },
@@ -229,10 +229,10 @@ describe('integrity: resume', () => {
   });
 
   it('after a failed write, stops with the rows kept, and the next --resume leaves no two rows glued on one line', async () => {
-    const { ResultsWriter } = await import('../../src/core/judge/results');
-    const { runPipeline } = await import('../../src/core/judge/pipeline');
-    const { prepareJudge } = await import('../../src/core/judge/prepare');
-    const { OpenAICompatibleClient } = await import('../../src/core/judge/openaiClient');
+    const { ResultsWriter } = await import('../../src/core/judge/run/writer');
+    const { runPipeline } = await import('../../src/core/judge/run/pipeline');
+    const { prepareJudge } = await import('../../src/core/judge/engine/prepare');
+    const { OpenAICompatibleClient } = await import('../../src/core/judge/transport/openaiClient');
     const prepared = prepareJudge(POINTWISE);
     assert.ok(prepared.ok);
     const out = path.join(dir, 'torn.jsonl');
@@ -293,7 +293,7 @@ describe('integrity: keys stay with their origin', () => {
   });
 
   it('gives endpoints that differ in headers, organisation or API version their own cache scope', async () => {
-    const { endpointScope } = await import('../../src/core/judge/endpoint');
+    const { endpointScope } = await import('../../src/core/judge/transport/endpoint');
     const base = { baseURL: 'https://h/v1' };
     const scopes = new Set([
       endpointScope(base),

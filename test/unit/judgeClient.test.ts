@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { OpenAICompatibleClient } from '../../src/core/judge/openaiClient';
-import type { OpenAIClientOptions } from '../../src/core/judge/openaiClient';
-import { JudgeError } from '../../src/core/judge/types';
-import type { JudgeRequest } from '../../src/core/judge/types';
+import { OpenAICompatibleClient } from '../../src/core/judge/transport/openaiClient';
+import type { OpenAIClientOptions } from '../../src/core/judge/transport/openaiClient';
+import { JudgeError } from '../../src/core/judge/transport/types';
+import type { JudgeRequest } from '../../src/core/judge/transport/types';
 import { FakeOpenAI, reply, status } from '../support/fakeOpenAI';
 
 const schema = { type: 'object', properties: { score: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['score'] };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { extractJson, removeTrailingCommas, stripThinking } from '../../src/core/judge/extract';
+import { extractJson, removeTrailingCommas, stripThinking } from '../../src/core/judge/strategies/extract';
 
 function value(text: string): unknown {
   const r = extractJson(text);

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { AdaptiveLimiter } from '../../src/core/judge/limiter';
-import { backoffDelay, callWithRetry } from '../../src/core/judge/retry';
-import type { RetryEvent } from '../../src/core/judge/retry';
-import { JudgeError } from '../../src/core/judge/types';
-import type { JudgeClient, JudgeRequest } from '../../src/core/judge/types';
+import { AdaptiveLimiter } from '../../src/core/judge/transport/limiter';
+import { backoffDelay, callWithRetry } from '../../src/core/judge/transport/retry';
+import type { RetryEvent } from '../../src/core/judge/transport/retry';
+import { JudgeError } from '../../src/core/judge/transport/types';
+import type { JudgeClient, JudgeRequest } from '../../src/core/judge/transport/types';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

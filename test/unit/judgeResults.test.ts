@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cacheKey, canonicalJson, defaultCacheDir, DiskCache } from '../../src/core/judge/cache';
-import type { CacheKeyInput } from '../../src/core/judge/cache';
-import { ResultsWriter, scanResults } from '../../src/core/judge/results';
+import { cacheKey, canonicalJson, defaultCacheDir, DiskCache } from '../../src/core/judge/engine/cache';
+import type { CacheKeyInput } from '../../src/core/judge/engine/cache';
+import { scanResults } from '../../src/core/judge/run/scan';
+import { ResultsWriter } from '../../src/core/judge/run/writer';
 import { readJsonl, tempDir } from '../support/judgeFixtures';
 
 describe('results file', () => {

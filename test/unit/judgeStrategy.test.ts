@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { PairwiseReply } from '../../src/core/judge/replySchema';
+import type { PairwiseReply } from '../../src/core/judge/strategies/replySchema';
 import {
   agreement,
   majorityScore,
@@ -7,8 +7,8 @@ import {
   mergeSwap,
   pairwiseStrategy,
   pointwiseStrategy,
-} from '../../src/core/judge/strategy';
-import type { PassReply } from '../../src/core/judge/strategy';
+} from '../../src/core/judge/strategies/strategy';
+import type { PassReply } from '../../src/core/judge/strategies/strategy';
 import type { TemplateConfig } from '../../src/core/template/types';
 
 const pairConfig: TemplateConfig = { name: 'pref', kind: 'pairwise', model: { swap: true } };

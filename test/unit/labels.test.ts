@@ -23,7 +23,7 @@ import {
   toShown,
   type LabelLine,
 } from '../../src/core/labels';
-import { replySchema } from '../../src/core/judge/replySchema';
+import { replySchema } from '../../src/core/judge/strategies/replySchema';
 import { rowKey } from '../../src/core/results';
 import { parseTemplate, validateTemplate } from '../../src/core/template';
 

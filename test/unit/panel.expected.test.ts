@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_OK } from '../../src/cli/io';
-import { expectedScore } from '../../src/core/judge/expected';
+import { expectedScore } from '../../src/core/judge/engine/expected';
 import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { captureIO, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 

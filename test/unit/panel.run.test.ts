@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_FINDINGS, EXIT_OK } from '../../src/cli/io';
 import { UsageError } from '../../src/cli/io';
-import { buildRequest, requestKey } from '../../src/core/judge/judgment';
+import { buildRequest, requestKey } from '../../src/core/judge/engine/pass';
 import { FakeOpenAI, reply, status } from '../support/fakeOpenAI';
 import { captureIO, PAIRWISE, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 

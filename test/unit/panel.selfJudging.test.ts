@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_OK } from '../../src/cli/io';
-import { modelFamily } from '../../src/core/judge/selfJudging';
+import { modelFamily } from '../../src/core/judge/engine/selfJudging';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { captureIO, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 

@@ -1,8 +1,8 @@
 // Panel aggregation rules (issue #12): a verdict only with a strict majority of the configured
 // panel, the documented median, the quorum, and labels that name a judge only as much as needed.
 import * as assert from 'node:assert/strict';
-import { memberLabels } from '../../src/core/judge/panel';
-import { aggregatePanel, defaultQuorum, medianScore, strictMajority, type JudgeVote, type PanelShape } from '../../src/core/judge/panelVotes';
+import { memberLabels } from '../../src/core/judge/panel/panel';
+import { aggregatePanel, defaultQuorum, medianScore, strictMajority, type JudgeVote, type PanelShape } from '../../src/core/judge/panel/votes';
 
 const vote = (judge: string, verdict: JudgeVote['verdict'], extra: Partial<JudgeVote> = {}): JudgeVote => ({
   judge,

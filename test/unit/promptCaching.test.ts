@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_OK } from '../../src/cli/io';
-import { costUsd } from '../../src/core/judge/summary';
+import { costUsd } from '../../src/core/judge/reports/summary';
 import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { captureIO, POINTWISE, tempDir, writeJsonl } from '../support/judgeFixtures';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { JudgeClient, JudgeRequest } from '../../src/core/judge/types';
-import { JudgeError } from '../../src/core/judge/types';
+import type { JudgeClient, JudgeRequest } from '../../src/core/judge/transport/types';
+import { JudgeError } from '../../src/core/judge/transport/types';
 import { foldSystem, lmJudgeError, pickLmModel } from '../../src/extension/providers/model/lm';
 import { LoggingClient, MASK, redact } from '../../src/extension/providers/model/loggingClient';
 import { listModels, modelIds, modelsUrl } from '../../src/extension/providers/model/models';

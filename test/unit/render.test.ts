@@ -1,6 +1,6 @@
 // renderTemplate: one dataset row -> the exact chat messages, with strict missing-field errors.
 import * as assert from 'node:assert/strict';
-import { outputInstruction } from '../../src/core/judge/replySchema';
+import { outputInstruction } from '../../src/core/judge/strategies/replySchema';
 import { parseTemplate, renderTemplate, type RenderOutcome, type RenderedPrompt } from '../../src/core/template';
 
 const FM = '---\nname: helpfulness\nkind: pointwise\nscale: [1, 5]\n---\n';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { prepareJudge, type PreparedJudge } from '../../src/core/judge/prepare';
-import { runJudge } from '../../src/core/judge/runner';
-import { JudgeError, type JudgeClient, type JudgeRequest } from '../../src/core/judge/types';
+import { prepareJudge, type PreparedJudge } from '../../src/core/judge/engine/prepare';
+import { runJudge } from '../../src/core/judge/run/runner';
+import { JudgeError, type JudgeClient, type JudgeRequest } from '../../src/core/judge/transport/types';
 import { consistencyText, errorTitle, inputRecord, metricOf, resultView, verdictText, type Line } from '../../src/extension/run/model/result';
 import { PassTracker, passOf } from '../../src/extension/run/model/status';
 import { TracingClient } from '../../src/extension/run/model/tracing';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkRules, type DimensionalReply } from '../../src/core/judge/dimensions';
+import { checkRules, type DimensionalReply } from '../../src/core/judge/strategies/dimensions';
 import type { Diagnostic } from '../../src/core/diagnostics';
 import { parseTemplate, validateTemplate, type TemplateConfig } from '../../src/core/template';
 

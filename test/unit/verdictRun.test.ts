@@ -2,10 +2,10 @@
 // requested, a missing verdict gets one repair request in the declared format and then fails the
 // row, and a free-form pairwise template runs the position swap.
 import * as assert from 'node:assert/strict';
-import { OpenAICompatibleClient } from '../../src/core/judge/openaiClient';
-import { prepareJudge } from '../../src/core/judge/prepare';
-import type { PreparedJudge } from '../../src/core/judge/prepare';
-import { runJudge } from '../../src/core/judge/runner';
+import { OpenAICompatibleClient } from '../../src/core/judge/transport/openaiClient';
+import { prepareJudge } from '../../src/core/judge/engine/prepare';
+import type { PreparedJudge } from '../../src/core/judge/engine/prepare';
+import { runJudge } from '../../src/core/judge/run/runner';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import type { RecordedRequest } from '../support/fakeOpenAI';
 import { items } from '../support/judgeFixtures';

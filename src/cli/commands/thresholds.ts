@@ -1,10 +1,10 @@
 // `judge-studio thresholds <results> --metric NAME [--by confidence|band] [--json]`: the escalation
-// threshold sweep of a tiered run (see core/judge/thresholdSweep.ts).
+// threshold sweep of a tiered run (see core/judge/tiers/thresholdSweep.ts).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkDatasetFile, readDataset } from '../../core/dataset';
 import { isSkip, type DatasetRecord } from '../../core/dataset/types';
-import { formatSweep, sweepThresholds, type SweepBy } from '../../core/judge/thresholdSweep';
+import { formatSweep, sweepThresholds, type SweepBy } from '../../core/judge/tiers/thresholdSweep';
 import { latestPerRow } from '../../core/results';
 import { EXIT_OK, UsageError, type Command } from '../io';
 

@@ -4,9 +4,9 @@
 // test that compares `batch collect` with `run` line for line.
 import type { DatasetRow } from '../dataset/types';
 import type { ErrorKind } from '../results/errorKinds';
-import type { PreparedJudge } from '../judge/prepare';
-import { resultLine, type RowOutcome } from '../judge/row';
-import type { PassOrder, PassReply } from '../judge/strategyTypes';
+import type { PreparedJudge } from '../judge/engine/prepare';
+import { resultLine, type RowOutcome } from '../judge/engine/row';
+import type { PassOrder, PassReply } from '../judge/strategies/types';
 
 export type PassResult =
   | { ok: true; reply: Record<string, unknown>; model: string }

@@ -1,10 +1,10 @@
 // A new batch job's state, for the CLI's `batch submit` and the editor's "Run on Dataset via
 // Batch API" alike: the endpoint, the template snapshot, the dataset's fingerprint and the settings.
 import * as path from 'node:path';
-import type { JudgeSettings } from '../judge/judgment';
-import type { MaxTokensKey } from '../judge/openaiClient';
-import type { PreparedJudge } from '../judge/prepare';
-import type { RowRange } from '../judge/runner';
+import type { JudgeSettings } from '../judge/engine/pass';
+import type { MaxTokensKey } from '../judge/transport/openaiClient';
+import type { PreparedJudge } from '../judge/engine/prepare';
+import type { RowRange } from '../judge/run/runner';
 import { fingerprint, STATE_VERSION, type BatchState } from './state';
 
 export interface NewJob {

@@ -2,8 +2,8 @@
 // order; a request with no line in a finished batch failed by the batch's own fate (expired,
 // cancelled, failed).
 import type { ErrorKind } from '../results/errorKinds';
-import { toUsage } from '../judge/openaiClient';
-import { errorKindOf, type TokenUsage } from '../judge/types';
+import { toUsage } from '../judge/transport/openaiClient';
+import { errorKindOf, type TokenUsage } from '../judge/transport/types';
 import type { BatchApi } from './api';
 import type { BatchEntry } from './state';
 

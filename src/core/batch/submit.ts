@@ -7,11 +7,11 @@ import * as path from 'node:path';
 import { readDataset } from '../dataset';
 import type { DatasetItem, DatasetRow } from '../dataset/types';
 import { isSkip } from '../dataset/types';
-import { buildRequest, repairMessage, type JudgeSettings } from '../judge/judgment';
-import { chatBody } from '../judge/openaiClient';
-import type { PreparedJudge } from '../judge/prepare';
-import { inRange } from '../judge/runner';
-import type { ChatMessage } from '../judge/types';
+import { buildRequest, repairMessage, type JudgeSettings } from '../judge/engine/pass';
+import { chatBody } from '../judge/transport/openaiClient';
+import type { PreparedJudge } from '../judge/engine/prepare';
+import { inRange } from '../judge/run/runner';
+import type { ChatMessage } from '../judge/transport/types';
 import type { BatchApi } from './api';
 import { parseRequestId, requestId, writeState, type BatchEntry, type BatchState, type RepairEntry } from './state';
 

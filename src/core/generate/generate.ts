@@ -2,10 +2,10 @@
 // tolerant JSON extraction, one repair request quoting what was wrong, a cache keyed by the exact
 // request, and a final check that the new template's rubric covers the scale. Failures are values.
 import type { z } from 'zod';
-import type { JudgeCache } from '../judge/cache';
-import { buildRequest, checkReply, repairMessage, requestKey } from '../judge/judgment';
-import type { ChatMessage, JudgeClient, JudgeErrorKind, StructuredOutputMode } from '../judge/types';
-import { JudgeError } from '../judge/types';
+import type { JudgeCache } from '../judge/engine/cache';
+import { buildRequest, checkReply, repairMessage, requestKey } from '../judge/engine/pass';
+import type { ChatMessage, JudgeClient, JudgeErrorKind, StructuredOutputMode } from '../judge/transport/types';
+import { JudgeError } from '../judge/transport/types';
 import { validateTemplate } from '../template/validate';
 import type { ParsedTemplate } from '../template/types';
 import { applyGenerated, rubricMarkdown, stepsMarkdown, today, type Provenance } from './apply';

@@ -1,7 +1,7 @@
 // The requests that ask a judge model to write a rubric or evaluation steps for a template's
 // criteria (seed 3: per-level descriptions with what sets each level apart, edge cases, scoring
 // guidelines; G-Eval-style steps). Pure: the template in, chat messages out.
-import type { ChatMessage } from '../judge/types';
+import type { ChatMessage } from '../judge/transport/types';
 import type { IntRange, ParsedTemplate } from '../template/types';
 
 export type Strictness = 'lenient' | 'balanced' | 'strict';

@@ -3,7 +3,7 @@
 // against the template's reply schema. Dataset text is hostile to a template: `{{` would become
 // a placeholder and a line "# Rubric" a new section, so `{{` is escaped for Handlebars and
 // multi-line values are indented as a Markdown code block.
-import { replySchema, describeIssues } from '../judge/replySchema';
+import { replySchema, describeIssues } from '../judge/strategies/replySchema';
 import type { DatasetRecord } from '../dataset/types';
 import type { ParsedTemplate } from '../template/types';
 import type { LabelValue } from './types';

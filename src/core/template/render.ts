@@ -1,8 +1,8 @@
 // renderTemplate: a template and one dataset row -> the exact chat messages sent to the judge.
 import Handlebars from 'handlebars';
 import type { DatasetRecord } from '../dataset/types';
-import type { ChatMessage } from '../judge/types';
-import { outputInstruction } from '../judge/replySchema';
+import type { ChatMessage } from '../judge/transport/types';
+import { outputInstruction } from '../judge/strategies/replySchema';
 import { LineIndex, printable } from '../text';
 import { pairFields, pairStyle } from './fields';
 import type { ParsedTemplate } from './types';

@@ -1,6 +1,6 @@
 // validateTemplate: every design.md diagnostic code, each at the text it is about.
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
-import { replySchema } from '../judge/replySchema';
+import { replySchema } from '../judge/strategies/replySchema';
 import { parseTemplate } from './parse';
 import { knownFields, pairStyle, usedFields } from './fields';
 import { parseSections, SECTION_TITLES } from './sections';

@@ -1,6 +1,6 @@
 // Reads a verdict out of a free-text reply by the template's declared format. Never coerces: a
 // number outside the scale or a winner that is not A, B or a tie is an unreadable reply.
-import { extractJson } from '../judge/extract';
+import { extractJson } from '../judge/strategies/extract';
 import { compileVerdictPattern, matchVerdict } from './regex';
 import { findTaggedNumber, findTaggedWinner } from './tagged';
 import type { TextVerdict, VerdictKind, VerdictSpec } from './types';

@@ -3,7 +3,7 @@
 // Nothing changes until the user accepts (a button on the diff, or the notification).
 import * as vscode from 'vscode';
 import { generateSection, STRICTNESS, type GenerateKind, type Strictness } from '../../core/generate';
-import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
+import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { isJudgeDocument, type Studio } from '../studio';
 import { resolveJudge } from '../providers/resolve';
 

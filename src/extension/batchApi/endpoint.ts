@@ -1,6 +1,6 @@
 // The endpoint a provider batch goes to: the configured OpenAI-compatible endpoint with the key
 // stored for its origin. A VS Code language model has no Batch API, so it is refused with a reason.
-import { createSdk, type OpenAIClientOptions } from '../../core/judge/openaiClient';
+import { createSdk, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
 import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
 import { originOf } from '../providers/model/origin';
 import { chooseModel, providerPlan, SECTION } from '../providers/model/settings';

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { checkDatasetFile, readDataset } from '../../core/dataset';
-import { defaultCacheDir, DiskCache } from '../../core/judge/cache';
-import { RunStats } from '../../core/judge/stats';
+import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
+import { RunStats } from '../../core/judge/run/stats';
 import { DEFAULT_THRESHOLD, defaultProbes, isProbeId, PROBES, runProbes, type ProbeId, type ProbeRun } from '../../core/probe';
 import { probeStateSchema, type ProbeView } from '../../protocol/probe';
 import { resolveJudge } from '../providers/resolve';

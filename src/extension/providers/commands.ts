@@ -3,7 +3,7 @@
 // Keys are never echoed, logged or returned.
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import type { ChatMessage } from '../../core/judge/types';
+import type { ChatMessage } from '../../core/judge/transport/types';
 import { isJudgeDocument, type Studio } from '../studio';
 import { isLoopback, OPENAI_ORIGIN, originOf } from './model/origin';
 import { notify } from './notices';

@@ -2,8 +2,8 @@
 // The API has no structured output: the engine's tolerant JSON extraction and repair handle the
 // reply. Temperature and max tokens are vendor-specific model options, so they are not sent.
 import * as vscode from 'vscode';
-import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../core/judge/types';
-import { JudgeError } from '../../core/judge/types';
+import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../core/judge/transport/types';
+import { JudgeError } from '../../core/judge/transport/types';
 import { foldSystem, lmJudgeError } from './model/lm';
 
 export interface LanguageModelClientOptions {

@@ -2,10 +2,10 @@
 // the key stored for that endpoint's origin only (never another origin's), logged like the single
 // judge's, and refused when a key would travel over plain http to another machine.
 import * as vscode from 'vscode';
-import { checkEndpoint, endpointScope } from '../../core/judge/endpoint';
-import type { JudgeSettings } from '../../core/judge/judgment';
-import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
-import { memberLabels, type Panel } from '../../core/judge/panel';
+import { checkEndpoint, endpointScope } from '../../core/judge/transport/endpoint';
+import type { JudgeSettings } from '../../core/judge/engine/pass';
+import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
+import { memberLabels, type Panel } from '../../core/judge/panel/panel';
 import type { TemplateConfig } from '../../core/template/types';
 import type { Studio } from '../studio';
 import { LoggingClient, redact } from './model/loggingClient';

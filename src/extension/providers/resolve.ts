@@ -2,9 +2,9 @@
 // for its origin), or a VS Code language model; or says, with a message and a fixing button,
 // why no judge can run. Workspace trust is checked first: Restricted Mode never calls a judge.
 import * as vscode from 'vscode';
-import { endpointScope } from '../../core/judge/endpoint';
-import { OpenAICompatibleClient } from '../../core/judge/openaiClient';
-import type { JudgeClient, StructuredOutputMode } from '../../core/judge/types';
+import { endpointScope } from '../../core/judge/transport/endpoint';
+import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
+import type { JudgeClient, StructuredOutputMode } from '../../core/judge/transport/types';
 import type { TemplateConfig } from '../../core/template/types';
 import type { Studio } from '../studio';
 import { LanguageModelClient } from './lmClient';
@@ -20,7 +20,7 @@ export interface ResolvedJudge {
   model: string;
   /** e.g. "openai-compatible http://127.0.0.1:8080/v1 · m" or "VS Code LM · copilot-gpt-4o". */
   label: string;
-  /** Cache scope: every request-shaping setting of the endpoint, hashed (see core/judge/endpoint.ts). */
+  /** Cache scope: every request-shaping setting of the endpoint, hashed (see core/judge/transport/endpoint.ts). */
   cacheScope: string;
   settings: { concurrency: number; timeoutMs: number; structured: StructuredOutputMode };
 }

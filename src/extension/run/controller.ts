@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatOf, isSkip, parseDataset, type DatasetRecord } from '../../core/dataset';
-import type { PreparedJudge } from '../../core/judge/prepare';
+import type { PreparedJudge } from '../../core/judge/engine/prepare';
 import { pairFields, pairStyle } from '../../core/template';
-import type { RetryPolicy } from '../../core/judge/retry';
-import { runJudge } from '../../core/judge/runner';
+import type { RetryPolicy } from '../../core/judge/transport/retry';
+import { runJudge } from '../../core/judge/run/runner';
 import type { RenderedOrder, RunView } from '../../protocol/run';
 import { panelAsJudge, resolvePanel } from '../providers/panel';
 import { readSettings, resolveJudge } from '../providers/resolve';

@@ -1,7 +1,7 @@
 // Loading a template for a run: the editor's text (unsaved edits included), validated once; a
 // template with errors never reaches the judge, and the message says where to look.
 import * as vscode from 'vscode';
-import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/prepare';
+import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
 import { parseTemplate } from '../../core/template';
 import { validationOf } from '../language/validation';
 import type { Studio } from '../studio';

@@ -1,7 +1,7 @@
 // The pure half of the VS Code Language Model client: message folding, model choice and error
 // mapping, so they are tested in plain node. The `vscode` half is ../lmClient.ts.
-import type { ChatMessage } from '../../../core/judge/types';
-import { JudgeError } from '../../../core/judge/types';
+import type { ChatMessage } from '../../../core/judge/transport/types';
+import { JudgeError } from '../../../core/judge/transport/types';
 
 export interface LmTurn {
   role: 'user' | 'assistant';

@@ -1,8 +1,8 @@
 // A JudgeClient wrapper that logs one line per request: method, where it went, model, status and
 // duration. It never logs keys or header values; anything secret that a server echoes back in
 // an error message is masked before it reaches the log.
-import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../../core/judge/types';
-import { JudgeError } from '../../../core/judge/types';
+import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../../core/judge/transport/types';
+import { JudgeError } from '../../../core/judge/transport/types';
 
 export interface RequestLog {
   info(message: string): void;

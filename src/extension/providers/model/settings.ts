@@ -1,7 +1,7 @@
 // Provider settings resolved from VS Code's per-scope values. Endpoint settings say where prompts
 // (and keys) go, so in an untrusted workspace only user and default values count, whatever the
 // workspace's .vscode/settings.json says. No `vscode` here: the caller passes `inspect`.
-import type { StructuredOutputMode } from '../../../core/judge/types';
+import type { StructuredOutputMode } from '../../../core/judge/transport/types';
 
 export const SECTION = 'judgeStudio';
 

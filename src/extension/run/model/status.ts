@@ -1,7 +1,7 @@
 // Live status of a single run: which pass a request belongs to (its messages start with that
 // pass's rendered prompt) and what that pass is doing now. Pure; the host feeds it events from a
 // client wrapper around the real judge client.
-import type { ChatMessage } from '../../../core/judge/types';
+import type { ChatMessage } from '../../../core/judge/transport/types';
 import type { PassState, PassStatus, RawReply } from '../../../protocol/run';
 
 export type Order = 'AB' | 'BA';

@@ -1,6 +1,6 @@
 // A judge client wrapper that reports each request and reply of a single run to a PassTracker,
 // so the run view can say "pass 1 sent, pass 2 answered" and keep every raw reply.
-import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../../core/judge/types';
+import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../../core/judge/transport/types';
 import type { PassTracker } from './status';
 
 export class TracingClient implements JudgeClient {

@@ -1,7 +1,7 @@
 // Assembles the run view (src/protocol/run.ts) from a run's pieces: the rendered prompt, the live
 // pass status, the results line or the reason there is none. Pure, so the host stays thin.
 import type { DatasetRecord } from '../../../core/dataset/types';
-import type { PreparedJudge } from '../../../core/judge/prepare';
+import type { PreparedJudge } from '../../../core/judge/engine/prepare';
 import type { Phase, RawReply, RenderedOrder, ResultView, RunView } from '../../../protocol/run';
 import type { HistoryEntry, RunEntry } from './history';
 import { panelView, rawReplies, resultView, type Line } from './result';

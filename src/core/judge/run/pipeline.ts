@@ -1,0 +1,241 @@
+// The one run pipeline behind `judge-studio run` and the editor's "Run Judge on Dataset": check the
+// results file (new, resumed or replaced), count the rows, judge them through the runner, append
+// and fsync each line, pause through outages, and say how the run ended. Front ends add progress
+// and cancellation through hooks; none of them opens, scans or writes results files itself.
+import { promises as fs } from 'node:fs';
+import { readDataset } from '../../dataset';
+import type { DatasetItem, DatasetSkip } from '../../dataset/types';
+import { isSkip } from '../../dataset/types';
+import type { JudgeCache } from '../engine/cache';
+import type { Panel } from '../panel/panel';
+import type { JudgeSettings } from '../engine/pass';
+import type { LimiterOptions } from '../transport/limiter';
+import { OutageGate, type OutageOptions, type OutageState } from '../transport/outage';
+import type { PreparedJudge } from '../engine/prepare';
+import { scanResults, type ResumeScan } from './scan';
+import { ResultsWriter, type WriterOptions } from './writer';
+import type { RetryPolicy } from '../transport/retry';
+import type { RowOutcome } from '../engine/row';
+import { inRange, runJudge, type RowRange } from './runner';
+import { RunStats } from './stats';
+import { tieredRowJudge, type TierOptions, type TierStats } from '../tiers/tiered';
+import type { JudgeClient } from '../transport/types';
+
+export type ResultsMode = 'new' | 'resume' | 'overwrite';
+
+export interface PipelineOptions {
+  judge: PreparedJudge;
+  client: JudgeClient;
+  settings: JudgeSettings;
+  dataFile: string;
+  outFile: string;
+  /** `new` refuses a results file that already holds lines; `resume` keeps its judged rows; `overwrite` starts it again. */
+  mode: ResultsMode;
+  /** Resume a file written by another template version (its old lines stay, new ones carry the new hash). */
+  allowTemplateChange?: boolean;
+  rows?: RowRange;
+  samples?: number;
+  concurrency?: number;
+  retry?: RetryPolicy;
+  cache?: JudgeCache;
+  cacheScope?: string;
+  limiter?: LimiterOptions;
+  outage?: OutageOptions;
+  writer?: WriterOptions;
+  signal?: AbortSignal;
+  /** Notices (fallbacks, cache trouble, resume warnings, outage start and end). */
+  log?: (message: string) => void;
+  onSkip?: (skip: DatasetSkip) => void;
+  /** A row was written. */
+  onLine?: (line: Record<string, unknown>, outcome: Exclude<RowOutcome, { status: 'aborted' }>) => void;
+  /** Counted before judging starts (the total is in `stats.total`). */
+  onStart?: (stats: RunStats, scan: ResumeScan | undefined) => void;
+  /** The endpoint went down (a state) or came back (undefined). */
+  onOutage?: (state: OutageState | undefined) => void;
+  stats?: RunStats;
+  /** A panel of judges (each member with its own client, settings and cache scope). */
+  panel?: Panel;
+  /** Tiered judging: a screen model first, the run's model for the rows it escalates (tiers/tiered.ts). */
+  tiers?: { options: TierOptions; stats: TierStats };
+  /** Injectable for tests; default streams the dataset file. */
+  items?: (signal: AbortSignal) => AsyncIterable<DatasetItem>;
+}
+
+/** How the run ended: every selected row written, or why not. */
+export type StopReason = 'done' | 'cancelled' | 'outage' | 'write-failed';
+
+export interface PipelineResult {
+  stats: RunStats;
+  stop: StopReason;
+  /** Anything but `done`: the results file holds what finished, and --resume continues it. */
+  interrupted: boolean;
+  /** The write error when `stop` is `write-failed`. */
+  writeError?: string;
+  /** Why nothing was judged when no selected record could be read (the front end exits 2). */
+  nothingRead?: string;
+}
+
+export type PipelineErrorCode = 'results-exist' | 'resume-foreign' | 'resume-template-changed' | 'dataset-unreadable';
+
+/** The run cannot start; nothing was written. */
+export class PipelineError extends Error {
+  override readonly name = 'PipelineError';
+  constructor(
+    readonly code: PipelineErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
+  const { judge, outFile } = opts;
+  const stats = opts.stats ?? new RunStats();
+  const scan = opts.mode === 'resume' ? await checkResume(opts) : undefined;
+  if (opts.mode === 'new') {
+    const size = await fs.stat(outFile).then((s) => s.size, () => 0);
+    if (size > 0) throw new PipelineError('results-exist', `${outFile} already holds results; resume it, start it again, or choose another results file`);
+  }
+  scan?.warnings.forEach((w) => opts.log?.(w));
+
+  const stop = new AbortController();
+  let reason: StopReason = 'done';
+  const onAbort = () => {
+    if (reason === 'done') reason = 'cancelled';
+    stop.abort(opts.signal?.reason);
+  };
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const open = (signal: AbortSignal) => (opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal }));
+
+  try {
+    stats.total = await countRows(open(stop.signal), opts.rows, scan?.done);
+    opts.onStart?.(stats, scan);
+    const gate = new OutageGate(opts.outage, {
+      onChange: (state) => {
+        if (state && !stats.outage) opts.log?.(`the endpoint keeps failing (${state.lastError}); the run is paused and tries again with backoff`);
+        if (!state && stats.outage) opts.log?.(`the endpoint answers again after ${Math.round((Date.now() - stats.outage.since) / 1000)} s; the run goes on`);
+        stats.outage = state;
+        opts.onOutage?.(state);
+      },
+      onExceeded: (state) => {
+        reason = 'outage';
+        opts.log?.(`the endpoint has been failing for ${Math.round((Date.now() - state.since) / 1000)} s, longer than allowed; stopping (last error: ${state.lastError})`);
+        stop.abort();
+      },
+    });
+    const writer = new ResultsWriter(outFile, opts.mode !== 'resume', opts.writer);
+    let writeError: string | undefined;
+    try {
+      await runJudge({
+        judge,
+        client: opts.client,
+        settings: opts.settings,
+        items: open(stop.signal),
+        write: (line, outcome) => {
+          writer.write(line);
+          if (scan?.failed.has(line._row as number)) stats.retriedFailed++;
+          opts.onLine?.(line, outcome);
+        },
+        stats,
+        outage: gate,
+        signal: stop.signal,
+        ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+        ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+        ...(opts.retry ? { retry: opts.retry } : {}),
+        ...(opts.cache ? { cache: opts.cache } : {}),
+        ...(opts.cacheScope !== undefined ? { cacheScope: opts.cacheScope } : {}),
+        ...(opts.limiter ? { limiter: opts.limiter } : {}),
+        ...(opts.rows ? { rows: opts.rows } : {}),
+        ...(scan ? { done: scan.done } : {}),
+        ...(opts.log ? { log: opts.log } : {}),
+        ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
+        ...(opts.panel ? { panel: opts.panel } : {}),
+        ...(opts.tiers ? { judgeRow: tieredRowJudge(opts.tiers.options, opts.tiers.stats) } : {}),
+      });
+    } catch (e) {
+      if (writer.failure && e === writer.failure) {
+        reason = 'write-failed';
+        writeError = writer.failure.message;
+      } else if (!stop.signal.aborted) throw e;
+    } finally {
+      stats.outage = undefined;
+      try {
+        writer.close();
+      } catch (e) {
+        // The last fsync failed: the lines may not be on the disk; say so rather than claim success.
+        if (!writeError) {
+          reason = 'write-failed';
+          writeError = `cannot flush ${outFile}: ${(e as Error).message}`;
+        }
+      }
+    }
+    const nothingRead = nothingReadReason(stats, reason);
+    return {
+      stats,
+      stop: reason,
+      interrupted: reason !== 'done',
+      ...(writeError ? { writeError } : {}),
+      ...(nothingRead ? { nothingRead } : {}),
+    };
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Refuses to resume a file of another metric or template version, unless told otherwise. */
+async function checkResume(opts: PipelineOptions): Promise<ResumeScan> {
+  const { judge, outFile } = opts;
+  const scan = await scanResults(outFile, { metric: judge.metric });
+  if (scan.foreign > 0 && scan.lines === scan.foreign) {
+    throw new PipelineError(
+      'resume-foreign',
+      `${outFile} holds results of ${scan.foreignMetric ? `metric "${scan.foreignMetric}"` : 'another metric'}, not "${judge.metric}"; choose another results file`,
+    );
+  }
+  const others = [...scan.hashes.keys()].filter((h) => h !== judge.templateHash);
+  if (!opts.allowTemplateChange && (others.length > 0 || scan.unhashed > 0)) {
+    const what = others.length > 0 ? `template version ${others.join(', ')}` : `a version of Judge Studio that did not record the template version (${scan.unhashed} line(s))`;
+    throw new PipelineError(
+      'resume-template-changed',
+      `${outFile} was written by ${what}; this template is version ${judge.templateHash}. Mixing versions would mix two judges in one file: ` +
+        'choose another results file, or resume anyway (CLI: --allow-template-change)',
+    );
+  }
+  return scan;
+}
+
+function nothingReadReason(stats: RunStats, reason: StopReason): string | undefined {
+  if (reason !== 'done' || stats.done > 0 || stats.alreadyDone > 0) return undefined;
+  if (stats.skippedLines > 0) {
+    const reasons = Object.entries(stats.skippedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
+    return `none of the selected records could be read (${stats.skippedLines} skipped: ${reasons}); nothing was judged`;
+  }
+  return 'the dataset has no rows in the selected range; nothing was judged';
+}
+
+/** Rows this run will judge, for the progress total (a streaming pass; memory stays flat). */
+export async function countRows(items: AsyncIterable<DatasetItem>, rows: RowRange | undefined, done: ReadonlySet<number> | undefined): Promise<number> {
+  let n = 0;
+  try {
+    for await (const item of items) {
+      if (rows?.to !== undefined && item.row > rows.to) break;
+      if (inRange(item.row, rows) && !isSkip(item) && !done?.has(item.row)) n++;
+    }
+  } catch (e) {
+    throw new PipelineError('dataset-unreadable', e instanceof Error ? e.message : String(e));
+  }
+  return n;
+}
+
+/** The line a front end prints after an interrupted run: how to finish it. */
+export function resumeHint(result: PipelineResult, command: string): string | undefined {
+  if (!result.interrupted) return undefined;
+  const why =
+    result.stop === 'write-failed'
+      ? `writing stopped (${result.writeError}); free space or fix the file's permissions, then`
+      : result.stop === 'outage'
+        ? 'the endpoint stayed down; when it is back,'
+        : 'to finish,';
+  return `${result.stats.done} row(s) kept; ${why} run ${command} --resume to judge the rest`;
+}

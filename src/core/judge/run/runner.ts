@@ -1,0 +1,188 @@
+// The batch runner: streams dataset items, judges the selected rows with bounded concurrency and
+// hands each finished row to `write` at once. Memory stays flat: only in-flight rows are held.
+import { setMaxListeners } from 'node:events';
+import type { DatasetItem, DatasetRow, DatasetSkip } from '../../dataset/types';
+import { isSkip } from '../../dataset/types';
+import type { JudgeCache } from '../engine/cache';
+import type { EngineContext, JudgeSettings } from '../engine/pass';
+import { AdaptiveLimiter } from '../transport/limiter';
+import type { LimiterOptions } from '../transport/limiter';
+import type { PreparedJudge } from '../engine/prepare';
+import { DEFAULT_RETRY } from '../transport/retry';
+import type { RetryPolicy } from '../transport/retry';
+import type { OutageGate } from '../transport/outage';
+import { judgePanelRow, type Panel } from '../panel/panel';
+import { judgeRow, type RowOutcome } from '../engine/row';
+import { SelfJudgingGuard } from '../engine/selfJudging';
+import { RunStats } from './stats';
+import type { JudgeClient } from '../transport/types';
+
+/** Inclusive 1-based row range; either end may be open. */
+export interface RowRange {
+  from?: number;
+  to?: number;
+  /** `run --shard K/N`: only rows whose (row − 1) mod N = K − 1 (K is 1-based). */
+  shard?: Shard;
+}
+
+export interface Shard {
+  /** 1-based shard number, 1 ≤ index ≤ count. */
+  index: number;
+  count: number;
+}
+
+export interface RunnerOptions {
+  judge: PreparedJudge;
+  client: JudgeClient;
+  settings: JudgeSettings;
+  items: AsyncIterable<DatasetItem>;
+  /**
+   * Appends one finished row to the results (called once per row, in completion order). When it
+   * throws, no further row is started and the error is rethrown once the rows in flight settle.
+   */
+  write: (line: Record<string, unknown>, outcome: Exclude<RowOutcome, { status: 'aborted' }>) => void;
+  /** Pauses the run as a whole while the endpoint is down. */
+  outage?: OutageGate;
+  samples?: number;
+  concurrency?: number;
+  retry?: RetryPolicy;
+  cache?: JudgeCache;
+  /** Distinguishes endpoints in cache keys; the base URL. */
+  cacheScope?: string;
+  rows?: RowRange;
+  /** Row numbers already in the results file (--resume). */
+  done?: ReadonlySet<number>;
+  signal?: AbortSignal;
+  /** One-line notices for stderr (structured-output fallbacks, cache trouble). */
+  log?: (message: string) => void;
+  /** An unreadable dataset record (no results line is written for it); default: `log` its message. */
+  onSkip?: (skip: DatasetSkip) => void;
+  stats?: RunStats;
+  limiter?: LimiterOptions;
+  /** A panel of judges: every member judges every row (client, settings and cacheScope above are unused). */
+  panel?: Panel;
+  /** Judges one row; default `judgeRow` (tiered runs pass their own, see tiered.ts). */
+  judgeRow?: typeof judgeRow;
+}
+
+export interface RunResult {
+  stats: RunStats;
+  interrupted: boolean;
+}
+
+export function inRange(row: number, range: RowRange | undefined): boolean {
+  return (
+    (range?.from === undefined || row >= range.from) &&
+    (range?.to === undefined || row <= range.to) &&
+    (range?.shard === undefined || (row - 1) % range.shard.count === range.shard.index - 1)
+  );
+}
+
+export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
+  const samples = opts.samples ?? 1;
+  const concurrency = opts.concurrency ?? 8;
+  const stats = opts.stats ?? new RunStats();
+  const limiter = new AdaptiveLimiter(concurrency, opts.limiter);
+  // Every in-flight call listens for abort; a signal of our own avoids piling listeners on the caller's.
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const signal = stop.signal;
+  stats.limit = limiter.limit;
+  const ctx: EngineContext = {
+    client: opts.client,
+    limiter,
+    policy: opts.retry ?? DEFAULT_RETRY,
+    settings: opts.settings,
+    stats,
+    cacheScope: opts.cacheScope ?? opts.client.id,
+    ...(opts.cache ? { cache: opts.cache } : {}),
+    signal,
+    ...(opts.outage ? { outage: opts.outage } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+    notices: new Set<string>(),
+    onAttempt: () => stats.calls++,
+    onRetry: (event) => {
+      stats.retries++;
+      if (event.error.kind === 'rate-limit') stats.rateLimited++;
+      stats.limit = limiter.limit;
+    },
+  };
+
+  // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
+  const callsPerRow = samples * opts.judge.strategy.orders.length * (opts.panel?.members.length ?? 1);
+  const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
+  const field = opts.judge.config.generator_field;
+  const guard = field
+    ? new SelfJudgingGuard(field, opts.panel?.members.map((m) => ({ label: m.label, model: m.settings.model })) ?? [{ label: opts.settings.model, model: opts.settings.model }], opts.log)
+    : undefined;
+  const inflight = new Set<Promise<void>>();
+  // Woken when a row finishes; racing every in-flight promise per row would attach a reaction to
+  // each of them every time (O(rows in flight) work and memory per row started).
+  let wake: (() => void) | undefined;
+  const settled = () => new Promise<void>((resolve) => (wake = resolve));
+  let fatalError: unknown;
+  let readError: unknown;
+
+  const start = (row: DatasetRow) => {
+    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : (opts.judgeRow ?? judgeRow)(row, opts.judge, samples, ctx))
+      .then((outcome) => {
+        if (outcome.status === 'aborted' || fatalError) return;
+        const same = guard?.check(row.record) ?? [];
+        if (same.length > 0) outcome.line[`${opts.judge.metric}/self_judging`] = same;
+        opts.write(outcome.line, outcome);
+        stats.done++;
+        if (outcome.status === 'ok') stats.ok++;
+        else {
+          stats.failed++;
+          stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
+        }
+      })
+      .catch((e: unknown) => {
+        // judgeRow returns failures as values; reaching here means `write` failed (disk full) or a bug.
+        fatalError ??= e;
+        stop.abort(e);
+      })
+      .finally(() => {
+        stats.limit = limiter.limit;
+        inflight.delete(task);
+        const w = wake;
+        wake = undefined;
+        w?.();
+      });
+    inflight.add(task);
+  };
+
+  try {
+    for await (const item of opts.items) {
+      if (signal.aborted || fatalError) break;
+      if (opts.rows?.to !== undefined && item.row > opts.rows.to) break;
+      if (!inRange(item.row, opts.rows)) continue;
+      if (isSkip(item)) {
+        stats.skippedLines++;
+        const reason = (item as { reason?: string }).reason ?? 'unreadable';
+        stats.skippedByReason[reason] = (stats.skippedByReason[reason] ?? 0) + 1;
+        if (opts.onSkip) opts.onSkip(item);
+        else opts.log?.(item.error);
+        continue;
+      }
+      if (opts.done?.has(item.row)) {
+        stats.alreadyDone++;
+        continue;
+      }
+      while (inflight.size >= maxRows) await settled();
+      if (signal.aborted || fatalError) break;
+      start(item);
+    }
+  } catch (e) {
+    if (!signal.aborted) readError = e;
+  }
+  await Promise.all(inflight);
+  limiter.dispose();
+  opts.signal?.removeEventListener('abort', onAbort);
+  if (fatalError) throw fatalError;
+  if (readError) throw readError;
+  return { stats, interrupted: signal.aborted };
+}

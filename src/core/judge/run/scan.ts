@@ -1,0 +1,142 @@
+// Reading an existing results file for --resume: which rows are there, which failed, which template
+// versions wrote them, and cutting off a torn last line so appending cannot glue two rows together.
+import { createReadStream, promises as fs } from 'node:fs';
+import * as readline from 'node:readline';
+import { ROW_KEY } from '../../results/latest';
+
+export interface ResumeScan {
+  /** Rows whose last line is a judgment (kept by --resume). */
+  done: Set<number>;
+  /** Rows whose last line is a failure (judged again by --resume). */
+  failed: Set<number>;
+  lines: number;
+  /** Notices for stderr (torn last line removed, unreadable lines ignored). */
+  warnings: string[];
+  /** Template hashes found in lines of this metric, with their line counts. */
+  hashes: Map<string, number>;
+  /** Lines of this metric without `m/template_hash` (written before it existed). */
+  unhashed: number;
+  /** Results lines that carry no column of this metric (another metric's file). */
+  foreign: number;
+  /** Another metric named by the foreign lines, for the message. */
+  foreignMetric?: string;
+}
+
+export interface ScanOptions {
+  /** The metric this run writes; lines of other metrics are counted as foreign. */
+  metric?: string;
+}
+
+/**
+ * Reads an existing results file for --resume. A last line without its newline (a hard kill
+ * mid-write, a full disk) is cut off so appending cannot glue two rows together; that row is
+ * judged again. Where a row has several lines, the last one stands.
+ */
+export async function scanResults(file: string, opts: ScanOptions = {}): Promise<ResumeScan> {
+  const scan: ResumeScan = { done: new Set(), failed: new Set(), lines: 0, warnings: [], hashes: new Map(), unhashed: 0, foreign: 0 };
+  let size: number;
+  try {
+    size = (await fs.stat(file)).size;
+  } catch {
+    return scan; // nothing to resume yet
+  }
+  if (size > 0) {
+    const torn = await cutTornTail(file, size);
+    if (torn) scan.warnings.push(torn);
+  }
+  const prefix = opts.metric !== undefined ? `${opts.metric}/` : undefined;
+  const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let n = 0;
+  const bad: number[] = [];
+  for await (const text of lines) {
+    n++;
+    if (text.trim() === '') continue;
+    let record: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      record = parsed as Record<string, unknown>;
+    } catch {
+      bad.push(n);
+      continue;
+    }
+    const row = record[ROW_KEY];
+    if (typeof row !== 'number' || !Number.isInteger(row)) {
+      bad.push(n);
+      continue;
+    }
+    scan.lines++;
+    if (prefix !== undefined) {
+      const own = Object.keys(record).some((k) => k.startsWith(prefix) && !k.startsWith(`${prefix}human_`));
+      if (!own) {
+        scan.foreign++;
+        scan.foreignMetric ??= otherMetric(record);
+        continue;
+      }
+      const hash = record[`${prefix}template_hash`];
+      if (typeof hash === 'string') scan.hashes.set(hash, (scan.hashes.get(hash) ?? 0) + 1);
+      else scan.unhashed++;
+    }
+    const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
+    // The last line per row stands: a retried row moves from failed to done, or back.
+    if (failed) {
+      scan.failed.add(row);
+      scan.done.delete(row);
+    } else {
+      scan.done.add(row);
+      scan.failed.delete(row);
+    }
+  }
+  if (bad.length) {
+    const shown = bad.slice(0, 5).join(', ') + (bad.length > 5 ? ', …' : '');
+    scan.warnings.push(
+      `${file}: ${bad.length} line(s) are not results lines with a numeric "${ROW_KEY}" (line ${shown}); they are ignored and their rows judged again`,
+    );
+  }
+  return scan;
+}
+
+/** The metric of a results line's judge columns (`m/score`, `m/pairwise_choice`, …), if any. */
+function otherMetric(record: Record<string, unknown>): string | undefined {
+  for (const k of Object.keys(record)) {
+    const m = /^([a-z][a-z0-9_]*)\/(score|pairwise_choice|error|template_hash)$/.exec(k);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** Removes bytes after the last newline when they are not a complete JSON line; returns a notice. */
+async function cutTornTail(file: string, size: number): Promise<string | undefined> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return undefined;
+    const keep = await lastNewlineEnd(handle, size);
+    const tail = Buffer.alloc(size - keep);
+    await handle.read(tail, 0, tail.length, keep);
+    try {
+      JSON.parse(tail.toString('utf8'));
+      await handle.write('\n', size); // a whole line that only lacks its newline: keep it
+      return undefined;
+    } catch {
+      await handle.truncate(keep);
+      return `${file}: the last line was cut off mid-write (${tail.length} bytes, probably a hard kill); removed it, that row will be judged again`;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Offset just past the last '\n' in the file (0 when there is none), reading backwards in chunks. */
+async function lastNewlineEnd(handle: fs.FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const i = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (i >= 0) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}

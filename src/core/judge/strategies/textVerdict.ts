@@ -1,0 +1,32 @@
+// A text verdict format (tagged `[[N]]` / `[[A]]`, or a custom pattern) on top of the pointwise or
+// pairwise strategy: the reply is read by the verdict module instead of JSON + zod, the repair
+// request asks for the declared format, and a pairwise verdict read from text states no confidence.
+import type { TemplateConfig } from '../../template/types';
+import { verdictReader, verdictRepair, type VerdictSpec } from '../../verdict';
+import type { CheckOutcome, JudgeStrategy } from './types';
+
+export function withTextVerdict(strategy: JudgeStrategy, config: TemplateConfig, spec: VerdictSpec): JudgeStrategy {
+  const read = verdictReader(spec, config.kind, config.scale);
+  const parse = (text: string): CheckOutcome<Record<string, unknown>> => {
+    const v = read(text);
+    if (!v.ok) return v;
+    // NaN, not a number the judge never gave: columns() writes null in its place.
+    return { ok: true, value: 'score' in v ? { justification: v.justification, score: v.score } : { justification: v.justification, winner: v.winner, confidence: Number.NaN } };
+  };
+  const repair = (error: string) => verdictRepair(error, spec, config.kind, config.scale);
+  if (config.kind === 'pointwise') return { ...strategy, parse, repair };
+  return {
+    ...strategy,
+    parse,
+    repair,
+    columns: (judgments, samples) => withoutConfidence(strategy.columns(judgments, samples)),
+    errorColumns: (finished) => withoutConfidence(strategy.errorColumns(finished)),
+  };
+}
+
+function withoutConfidence(columns: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...columns };
+  if ('confidence' in out) out.confidence = null;
+  if (Array.isArray(out.passes)) out.passes = out.passes.map((p: Record<string, unknown>) => ({ ...p, confidence: null }));
+  return out;
+}
