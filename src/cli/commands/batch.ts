@@ -11,6 +11,7 @@ import { submitBatches, submitRepairs } from '../../core/batch/submit';
 import { checkEndpoint } from '../../core/judge/transport/endpoint';
 import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
 import { judgeFromTemplate, prepareJudge, type PreparedJudge } from '../../core/judge/engine/prepare';
+import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { strategyFor } from '../../core/judge/strategies/strategy';
 import { isDimensional } from '../../core/judge/strategies/dimensions';
@@ -137,13 +138,7 @@ async function submit(v: Values, positionals: string[], stateFile: string, io: C
       ...(azure !== undefined ? { azureApiVersion: azure } : {}),
       apiKeyEnv: v['api-key-env'] ?? 'OPENAI_API_KEY',
       ...(v.org !== undefined ? { organization: v.org } : {}),
-      settings: {
-        model,
-        structured: parseStructured(v.structured),
-        schemaName: judge.metric,
-        ...(judge.config.model.temperature !== undefined ? { temperature: judge.config.model.temperature } : {}),
-        ...(judge.config.model.max_tokens !== undefined ? { maxTokens: judge.config.model.max_tokens } : {}),
-      },
+      settings: judgeSettings(judge.config, model, parseStructured(v.structured)),
       maxTokensKey: v['max-completion-tokens'] ? 'max_completion_tokens' : 'max_tokens',
       samples,
       selection: { ...range, ...(shard ? { shard } : {}) },

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { formatOf, readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { judgeFromTemplate } from '../../core/judge/engine/prepare';
+import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import type { StructuredOutputMode } from '../../core/judge/transport/types';
 import { DEFAULT_THRESHOLD, defaultProbes, formatProbeReport, isProbeId, PROBE_IDS, PROBES, runProbes, type ProbeId } from '../../core/probe';
@@ -94,13 +95,7 @@ export const probeCommand: Command = async (args, io) => {
   const run = await runProbes({
     judge,
     client,
-    settings: {
-      model,
-      structured,
-      schemaName: metric,
-      ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
-      ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
-    },
+    settings: judgeSettings(config, model, structured),
     items: readDataset(dataFile, io.signal ? { signal: io.signal } : {}),
     outDir,
     probes,

@@ -8,6 +8,7 @@ import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { dryRun } from '../../core/judge/reports/dryRun';
 import { isDimensional } from '../../core/judge/strategies/dimensions';
 import { judgeFromTemplate } from '../../core/judge/engine/prepare';
+import { judgeSettings } from '../../core/judge/engine/settings';
 import { scanResults } from '../../core/judge/run/scan';
 import { PipelineError, resumeHint, runPipeline } from '../../core/judge/run/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/transport/retry';
@@ -165,14 +166,7 @@ export const runCommand: Command = async (args, io) => {
   if (samples > 1 && (config.model.temperature ?? 1) === 0) {
     log(`--samples ${samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
   }
-  const settings = {
-    model,
-    structured,
-    schemaName: metric,
-    ...(config.model.temperature !== undefined ? { temperature: config.model.temperature } : {}),
-    ...(config.model.max_tokens !== undefined ? { maxTokens: config.model.max_tokens } : {}),
-    ...(config.model.scoring === 'expected' && config.scale ? { expectedScale: config.scale } : {}),
-  };
+  const settings = judgeSettings(config, model, structured);
   const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
   const cache = v['no-cache'] ? undefined : new DiskCache(cacheDir);
   const outFile = path.resolve(io.cwd, v.out ?? `${metric}.results.jsonl`);

@@ -10,6 +10,7 @@ import { checkFingerprint, isTerminal, readState, writeState } from '../../core/
 import { submitBatches } from '../../core/batch/submit';
 import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
 import { prepareJudge } from '../../core/judge/engine/prepare';
+import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { UNTRUSTED_MESSAGE } from '../providers/resolve';
 import { runArgs, toUri } from '../run/commands';
@@ -53,13 +54,7 @@ export function registerProviderBatches(studio: Studio): void {
       dataFile: dataset.fsPath,
       stateFile,
       baseURL: endpoint.options.baseURL,
-      settings: {
-        model: endpoint.model,
-        structured: endpoint.structured,
-        schemaName: judge.metric,
-        ...(judge.config.model.temperature !== undefined ? { temperature: judge.config.model.temperature } : {}),
-        ...(judge.config.model.max_tokens !== undefined ? { maxTokens: judge.config.model.max_tokens } : {}),
-      },
+      settings: judgeSettings(judge.config, endpoint.model, endpoint.structured),
       ...(args?.rows ? { selection: args.rows } : {}),
     });
     await writeState(stateFile, state);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatOf, isSkip, parseDataset, type DatasetRecord } from '../../core/dataset';
 import type { PreparedJudge } from '../../core/judge/engine/prepare';
+import { judgeSettings } from '../../core/judge/engine/settings';
 import { pairFields, pairStyle } from '../../core/template';
 import type { RetryPolicy } from '../../core/judge/transport/retry';
 import { runJudge } from '../../core/judge/run/runner';
@@ -328,13 +329,5 @@ async function* single(request: RunRequest) {
 }
 
 export function settingsFor(judge: PreparedJudge, model: string, structured: 'json_schema' | 'json_object' | 'none') {
-  const m = judge.config.model;
-  return {
-    model,
-    structured,
-    schemaName: judge.metric,
-    ...(m.temperature !== undefined ? { temperature: m.temperature } : {}),
-    ...(m.max_tokens !== undefined ? { maxTokens: m.max_tokens } : {}),
-    ...(m.scoring === 'expected' && judge.config.scale ? { expectedScale: judge.config.scale } : {}),
-  };
+  return judgeSettings(judge.config, model, structured);
 }

@@ -14,19 +14,11 @@ import type { JudgeStrategy, PassOrder } from '../strategies/strategy';
 import type { CheckOutcome } from '../strategies/types';
 import type { ErrorKind } from '../../results/errorKinds';
 import type { OutageGate } from '../transport/outage';
-import type { ChatMessage, JudgeRequest, JudgeResponse, StructuredOutputMode } from '../transport/types';
+import type { ChatMessage, JudgeRequest, JudgeResponse } from '../transport/types';
+import type { JudgeSettings } from './settings';
 import { internalError, JudgeError } from '../transport/types';
 
-export interface JudgeSettings {
-  model: string;
-  temperature?: number;
-  maxTokens?: number;
-  structured: StructuredOutputMode;
-  /** Name of the JSON schema sent as structured output (the metric name). */
-  schemaName: string;
-  /** `scoring: expected`: ask for logprobs and weigh the score token over this scale. */
-  expectedScale?: { min: number; max: number };
-}
+export type { JudgeSettings } from './settings';
 
 export interface EngineContext extends CallContext {
   settings: JudgeSettings;
