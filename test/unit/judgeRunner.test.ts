@@ -179,7 +179,10 @@ describe('judge engine', () => {
 
   it('judges only the selected rows and skips rows already done', async () => {
     const records = Array.from({ length: 6 }, (_, i) => ({ prompt: 'q', response: `r${i + 1}` }));
-    const { stats } = await run(prepared(POINTWISE), records, { rows: { from: 2, to: 5 }, done: new Set([3]) });
+    const { stats } = await run(prepared(POINTWISE), records, {
+      rows: { from: 2, to: 5 },
+      resume: { decide: (row) => (row === 3 ? { action: 'keep' } : { action: 'judge', setAside: false }), read: () => Promise.reject(new Error('not moved')) },
+    });
     assert.deepEqual(lines.map((l) => l._row).sort(), [2, 4, 5]);
     assert.equal(stats.alreadyDone, 1);
   });

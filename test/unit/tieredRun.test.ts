@@ -177,7 +177,7 @@ describe('tiered pairwise judging', () => {
 });
 
 describe('escalation rules', () => {
-  const ok = (cols: Line) => ({ status: 'ok' as const, line: Object.fromEntries(Object.entries(cols).map(([k, v]) => [`m/${k}`, v])) });
+  const ok = (columns: Line) => ({ status: 'ok' as const, columns });
 
   it('parses the rule list and rejects an unknown rule', () => {
     const r = parseEscalation('inconsistent,confidence<0.7,band=2-4');
@@ -187,9 +187,9 @@ describe('escalation rules', () => {
 
   it('escalates low confidence and a position-inconsistent pairwise verdict, never a confident consistent one', () => {
     const rule = { confidenceBelow: 0.7, inconsistent: true, failed: true };
-    assert.deepEqual(escalationReasons(ok({ pairwise_choice: 'TIE', confidence: 0.5, position_consistent: false }), 'm', rule), ['low-confidence', 'inconsistent']);
-    assert.deepEqual(escalationReasons(ok({ pairwise_choice: 'A', confidence: 0.9, position_consistent: true }), 'm', rule), []);
-    assert.deepEqual(escalationReasons({ status: 'failed', kind: 'timeout', error: 'x', line: {} }, 'm', rule), ['failed']);
+    assert.deepEqual(escalationReasons(ok({ pairwise_choice: 'TIE', confidence: 0.5, position_consistent: false }), rule), ['low-confidence', 'inconsistent']);
+    assert.deepEqual(escalationReasons(ok({ pairwise_choice: 'A', confidence: 0.9, position_consistent: true }), rule), []);
+    assert.deepEqual(escalationReasons({ status: 'failed', kind: 'timeout', error: 'x', columns: {} }, rule), ['failed']);
   });
 
   it('sweeps confidence thresholds for pairwise screens', () => {

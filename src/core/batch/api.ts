@@ -9,6 +9,9 @@ import type { BatchEndpoint } from './state';
 export interface RemoteBatch {
   id: string;
   status: string;
+  /** The input file the provider says this batch runs (collect checks it against the state). */
+  inputFileId?: string;
+  metadata?: Record<string, string>;
   requestCounts?: { total: number; completed: number; failed: number };
   outputFileId?: string;
   errorFileId?: string;
@@ -30,6 +33,8 @@ function fromSdk(b: OpenAI.Batches.Batch): RemoteBatch {
   return {
     id: b.id,
     status: b.status,
+    ...(typeof b.input_file_id === 'string' ? { inputFileId: b.input_file_id } : {}),
+    ...(b.metadata && typeof b.metadata === 'object' ? { metadata: { ...(b.metadata as Record<string, string>) } } : {}),
     ...(b.request_counts ? { requestCounts: { total: b.request_counts.total, completed: b.request_counts.completed, failed: b.request_counts.failed } } : {}),
     ...(b.output_file_id ? { outputFileId: b.output_file_id } : {}),
     ...(b.error_file_id ? { errorFileId: b.error_file_id } : {}),

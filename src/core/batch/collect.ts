@@ -1,28 +1,31 @@
-// `batch collect`: refreshes each batch's status, downloads the output and error files of the
-// finished ones, validates every reply with the template's schema, and appends one results line
-// per row whose requests are all settled — the same columns `run` writes, plus `m/batch_id`. Rows
-// already in the results file are left alone, so collect can run again and again.
+// `batch collect`: refreshes each batch's status (checking it is the batch this state created),
+// downloads the output and error files of the finished ones, and judges every settled row through
+// the engine exactly as `run` would, with the batch as its transport: the same parser, the same
+// repair, the same result builder, plus `m/batch_id`. Rows already in the results file (with the
+// row's own `_key`) are left alone, so collect can run again and again.
 import { readDataset } from '../dataset';
 import type { DatasetItem, DatasetRow } from '../dataset/types';
 import { isSkip } from '../dataset/types';
-import { buildRequest, checkReply, type JudgeSettings } from '../judge/engine/pass';
-import { AdaptiveLimiter } from '../judge/transport/limiter';
+import { composeJudge, judgeLine, selfJudgingGuard, type Composition, type LineOutcome } from '../judge/engine/compose';
+import type { EngineContext } from '../judge/engine/pass';
 import type { PreparedJudge } from '../judge/engine/prepare';
-import { scanResults } from '../judge/run/scan';
-import { ResultsWriter } from '../judge/run/writer';
-import { callWithRetry, DEFAULT_RETRY, type RetryPolicy } from '../judge/transport/retry';
-import type { RowOutcome } from '../judge/engine/row';
+import type { JudgeSettings } from '../judge/engine/settings';
+import type { Panel } from '../judge/panel/panel';
 import { inRange } from '../judge/run/runner';
+import { scanResults, type ResumeScan } from '../judge/run/scan';
 import { RunStats } from '../judge/run/stats';
-import { internalError, JudgeError, type JudgeClient, type TokenUsage } from '../judge/transport/types';
+import { ResultsWriter } from '../judge/run/writer';
+import { AdaptiveLimiter } from '../judge/transport/limiter';
+import { DEFAULT_RETRY, type RetryPolicy } from '../judge/transport/retry';
+import type { JudgeClient } from '../judge/transport/types';
 import type { BatchApi } from './api';
-import { assembleRow, renderFailureLine, type PassJob, type PassResult } from './assemble';
 import { loadReplies, missingReply, type BatchReply } from './replies';
-import { isTerminal, requestId, writeState, type BatchEntry, type BatchState } from './state';
-import { repairConversation } from './submit';
+import { isTerminal, writeState, type BatchEntry, type BatchState, type RequestId } from './state';
+import { stateJudges } from './submit';
+import { BatchReplyClient, RepairBook, type RepairMode } from './transport';
+import { checkRemote } from './verify';
 
-/** What to do with an invalid reply: queue a repair batch, repair now through the client, or fail the row. */
-export type RepairMode = 'batch' | 'sync' | 'none';
+export type { RepairMode } from './transport';
 
 export interface CollectOptions {
   api: BatchApi;
@@ -49,6 +52,10 @@ export interface CollectReport {
   repairsQueued: number;
   /** Rows already in the results file before this collect. */
   alreadyWritten: number;
+  /** custom_ids the provider returned that this state never sent (left out). */
+  unknownIds: string[];
+  /** custom_ids with two different results (their rows failed). */
+  conflictingIds: string[];
 }
 
 export class CollectError extends Error {
@@ -61,11 +68,12 @@ export class CollectError extends Error {
   }
 }
 
-/** Asks the provider for each unfinished batch's status and records it in the state. */
+/** Asks the provider for each unfinished batch's status, checks it is this state's batch, and records it. */
 export async function refreshStatus(api: BatchApi, state: BatchState, stateFile: string, signal?: AbortSignal): Promise<void> {
   for (const b of state.batches) {
-    if (!b.id || isTerminal(b)) continue;
+    if (!b.id || (isTerminal(b) && b.collected)) continue;
     const remote = await api.retrieve(b.id, signal);
+    checkRemote(state, b, remote, stateFile);
     b.status = remote.status;
     if (remote.requestCounts) b.requestCounts = remote.requestCounts;
     if (remote.outputFileId) b.outputFileId = remote.outputFileId;
@@ -75,174 +83,188 @@ export async function refreshStatus(api: BatchApi, state: BatchState, stateFile:
   await writeState(stateFile, state);
 }
 
+/** What a collect needs while it walks the dataset. */
+interface Walk {
+  o: CollectOptions;
+  stats: RunStats;
+  book: RepairBook;
+  clients: BatchReplyClient[];
+  composition: Composition;
+  judgeFn: ReturnType<typeof composeJudge>;
+  ctx: Omit<EngineContext, 'stats'>;
+  guard: ReturnType<typeof selfJudgingGuard>;
+  loaded: Map<number, Map<string, BatchReply>>;
+  pendingByPart: Map<number, number>;
+  report: CollectReport;
+}
+
 export async function collectBatches(o: CollectOptions): Promise<CollectReport> {
-  const { api, judge, state } = o;
   const stats = o.stats ?? new RunStats();
-  const settings = state.settings as JudgeSettings;
-  await refreshStatus(api, state, o.stateFile, o.signal);
-
-  const scan = await scanResults(o.outFile, { metric: state.metric });
-  scan.warnings.forEach((w) => o.log?.(w));
-  if (scan.foreign > 0 && scan.lines === scan.foreign) {
-    throw new CollectError('results-foreign', `${o.outFile} holds results of another metric than "${state.metric}"; choose another --out`);
-  }
-  const otherHashes = [...scan.hashes.keys()].filter((h) => h !== state.template.hash);
-  if (otherHashes.length > 0) {
-    throw new CollectError('results-template-changed', `${o.outFile} holds results of template version ${otherHashes.join(', ')}, not ${state.template.hash}; choose another --out`);
-  }
-  const written = new Set([...scan.done, ...scan.failed]);
-
-  // Repair replies by the custom_id of the request they repair; repairs still running hold their row.
-  const repairReplies = new Map<string, BatchReply>();
-  const repairsRunning = new Set<string>();
-  for (const b of state.batches.filter((x) => x.kind === 'repair')) {
-    const ids = state.repairs.filter((r) => r.part === b.part).map((r) => r.id);
-    if (!isTerminal(b)) {
-      ids.forEach((id) => repairsRunning.add(id));
-      continue;
-    }
-    const replies = await loadReplies(api, b, o.signal);
-    for (const id of ids) repairReplies.set(id, replies.get(`${id}.repair`) ?? missingReply(b));
-  }
-
-  const mains = state.batches.filter((b) => b.kind === 'main').sort((a, b) => a.rows[0] - b.rows[0]);
-  const renderFailures = new Map(state.renderFailures.map((f) => [f.row, f.error]));
-  const queued = new Set(state.repairs.map((r) => r.id));
-  const pendingByPart = new Map<number, number>();
-  let current: { part: number; replies: Map<string, BatchReply> } | undefined;
-  const limiter = o.repair === 'sync' ? new AdaptiveLimiter(1) : undefined;
+  await refreshStatus(o.api, o.state, o.stateFile, o.signal);
+  const scan = await existingResults(o);
+  const book = new RepairBook(o.repair, o.state.repairs, o.client);
+  const report: CollectReport = { stats, pending: 0, repairsQueued: 0, alreadyWritten: 0, unknownIds: [], conflictingIds: [] };
+  await loadRepairs(o, book, report);
+  const walk = prepareWalk(o, stats, book, report);
   const writer = new ResultsWriter(o.outFile, false);
-  let pending = 0;
-  let alreadyWritten = 0;
-
-  // Usage of the row being assembled, counted once its line is written (a pending row is seen again).
-  let rowUsage: (TokenUsage | undefined)[] = [];
-  const write = (outcome: Exclude<RowOutcome, { status: 'aborted' }>) => {
-    writer.write(outcome.line);
-    rowUsage.forEach((u) => stats.addUsage(u));
-    rowUsage = [];
-    stats.done++;
-    if (outcome.status === 'ok') stats.ok++;
-    else {
-      stats.failed++;
-      stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
-    }
-  };
-
-  /** One request's pass: its reply validated, repaired when it must be; undefined while it waits. */
-  const pass = async (row: DatasetRow, id: string, reply: BatchReply, order: 'AB' | 'BA'): Promise<PassResult | undefined> => {
-    if (!reply.ok) return { ok: false, kind: reply.kind, error: reply.error, rawReplies: [] };
-    rowUsage.push(reply.usage);
-    const first = checkReply(reply.text, judge.strategy.schema);
-    if (first.ok) return { ok: true, reply: first.value, model: reply.model || settings.model };
-    let repaired = repairReplies.get(id);
-    if (!repaired && repairsRunning.has(id)) return undefined;
-    if (!repaired && o.repair === 'sync' && o.client) {
-      repaired = await repairNow(row, order, reply.text, first.error);
-      unqueue(id);
-    }
-    if (!repaired) {
-      if (o.repair === 'none') {
-        unqueue(id);
-        return { ok: false, kind: 'invalid-reply', error: `invalid reply (${first.error}); no repair request was sent (--no-repair)`, rawReplies: [reply.text] };
-      }
-      if (!queued.has(id)) {
-        state.repairs.push({ id, text: reply.text, error: first.error });
-        queued.add(id);
-      }
-      return undefined;
-    }
-    if (!repaired.ok) return { ok: false, kind: repaired.kind, error: repaired.error, rawReplies: [reply.text] };
-    rowUsage.push(repaired.usage);
-    const second = checkReply(repaired.text, judge.strategy.schema);
-    if (second.ok) return { ok: true, reply: second.value, model: repaired.model || settings.model };
-    return {
-      ok: false,
-      kind: 'invalid-reply',
-      error: `invalid reply (${first.error}); still invalid after one repair request (${second.error})`,
-      rawReplies: [reply.text, repaired.text],
-    };
-  };
-
-  const repairNow = async (row: DatasetRow, order: 'AB' | 'BA', text: string, error: string): Promise<BatchReply> => {
-    const rendered = judge.render(row.record, order, row.row);
-    if (!rendered.ok) return { ok: false, kind: 'render', error: rendered.error };
-    const request = buildRequest(repairConversation(rendered.prompt.messages, { text, error }, judge), settings, judge.strategy.jsonSchema);
-    stats.repairs++;
-    try {
-      const res = await callWithRetry(request, {
-        client: o.client!,
-        limiter: limiter!,
-        policy: o.retry ?? DEFAULT_RETRY,
-        ...(o.signal ? { signal: o.signal } : {}),
-        onAttempt: () => stats.calls++,
-      });
-      return { ok: true, text: res.text, model: res.model, ...(res.usage ? { usage: res.usage } : {}) };
-    } catch (e) {
-      const err = e instanceof JudgeError ? e : internalError(e);
-      if (err.kind === 'aborted') throw err;
-      return { ok: false, kind: err.errorKind, error: err.message };
-    }
-  };
-  /** A queued repair that was settled another way (synchronously, or failed with --no-repair). */
-  const unqueue = (id: string) => {
-    if (!queued.delete(id)) return;
-    state.repairs = state.repairs.filter((r) => r.id !== id || r.part !== undefined);
-  };
-
   try {
     const items = o.items ? o.items() : readDataset(o.dataFile, o.signal ? { signal: o.signal } : {});
     for await (const item of items) {
       if (o.signal?.aborted) break;
-      if (state.selection.to !== undefined && item.row > state.selection.to) break;
-      if (!inRange(item.row, state.selection) || isSkip(item)) continue;
-      if (written.has(item.row)) {
-        alreadyWritten++;
+      if (o.state.selection.to !== undefined && item.row > o.state.selection.to) break;
+      if (!inRange(item.row, o.state.selection) || isSkip(item)) continue;
+      if (scan.keeps(item.row, item.record)) {
+        report.alreadyWritten++;
         continue;
       }
-      const renderError = renderFailures.get(item.row);
-      if (renderError !== undefined) {
-        write(renderFailureLine(item, judge, renderError, settings.model));
-        continue;
-      }
-      const b = mains.find((m) => m.rows[0] <= item.row && item.row <= m.rows[1]);
-      if (!b || !isTerminal(b)) {
-        pending++;
-        if (b) pendingByPart.set(b.part, (pendingByPart.get(b.part) ?? 0) + 1);
-        continue;
-      }
-      if (current?.part !== b.part) current = { part: b.part, replies: await loadReplies(api, b, o.signal) };
-      const jobs: PassJob[] = [];
-      rowUsage = [];
-      let waiting = false;
-      for (let sample = 0; sample < state.samples; sample++) {
-        for (const order of judge.strategy.orders) {
-          const id = requestId(item.row, sample, order);
-          const result = await pass(item, id, current.replies.get(id) ?? missingReply(b), order);
-          if (result === undefined) waiting = true;
-          else jobs.push({ sample, order, result });
-        }
-      }
-      if (waiting) {
-        pending++;
-        pendingByPart.set(b.part, (pendingByPart.get(b.part) ?? 0) + 1);
-        continue;
-      }
-      write(assembleRow(item, judge, state.samples, jobs, settings.model, { batch_id: b.id }));
+      const outcome = await collectRow(walk, item);
+      if (outcome.status === 'ok' || outcome.status === 'failed') write(writer, stats, outcome);
     }
   } finally {
     writer.close();
-    limiter?.dispose();
-    for (const b of mains) if (isTerminal(b) && !pendingByPart.has(b.part)) b.collected = true;
-    await writeState(o.stateFile, state);
+    walk.ctx.limiter.dispose();
+    for (const b of o.state.batches) if (b.kind === 'main' && isTerminal(b) && !walk.pendingByPart.has(b.part)) b.collected = true;
+    await writeState(o.stateFile, o.state);
   }
-  const repairsQueued = state.repairs.filter((r) => r.part === undefined).length;
-  return { stats, pending, repairsQueued, alreadyWritten };
+  report.repairsQueued = book.waiting;
+  stats.repairs += book.sentNow;
+  for (const [what, ids] of [['never sent', report.unknownIds], ['given two different results', report.conflictingIds]] as const) {
+    if (ids.length > 0) o.log?.(`${ids.length} result(s) in the batch output for requests ${what} (first: ${ids.slice(0, 3).join(', ')}); ${what === 'never sent' ? 'they were left out' : 'those rows failed'}`);
+  }
+  return report;
+}
+
+/** The results file as it is: refused when it holds another metric or template version. */
+async function existingResults(o: CollectOptions): Promise<ResumeScan> {
+  const scan = await scanResults(o.outFile, { metric: o.state.metric, keyFields: o.judge.keyFields });
+  scan.warnings.forEach((w) => o.log?.(w));
+  if (scan.foreign > 0 && scan.lines === scan.foreign) {
+    throw new CollectError('results-foreign', `${o.outFile} holds results of another metric than "${o.state.metric}"; choose another --out`);
+  }
+  const otherHashes = [...scan.hashes.keys()].filter((h) => h !== o.state.template.hash);
+  if (otherHashes.length > 0) {
+    throw new CollectError('results-template-changed', `${o.outFile} holds results of template version ${otherHashes.join(', ')}, not ${o.state.template.hash}; choose another --out`);
+  }
+  return scan;
+}
+
+/** Repair replies by the custom_id of the request they repair; repairs still running hold their row. */
+async function loadRepairs(o: CollectOptions, book: RepairBook, report: CollectReport): Promise<void> {
+  for (const b of o.state.batches.filter((x) => x.kind === 'repair')) {
+    const ids = new Set(o.state.repairs.filter((r) => r.part === b.part).map((r) => r.id));
+    if (!isTerminal(b)) {
+      ids.forEach((id) => book.running.add(id));
+      continue;
+    }
+    const loaded = await loadReplies(o.api, b, (id) => id.repair && ids.has(baseId(id)), o.signal);
+    report.unknownIds.push(...loaded.unknown);
+    report.conflictingIds.push(...loaded.conflicts);
+    for (const id of ids) book.replies.set(id, loaded.replies.get(`${id}.repair`) ?? missingReply(b));
+  }
+}
+
+function baseId(id: RequestId): string {
+  return `r${id.row}${id.judge !== undefined ? `.j${id.judge}` : ''}.s${id.sample}.${id.order}`;
+}
+
+function prepareWalk(o: CollectOptions, stats: RunStats, book: RepairBook, report: CollectReport): Walk {
+  const judges = stateJudges(o.state);
+  const clients = judges.map((j) => new BatchReplyClient(book, j.judge));
+  const settings = o.state.settings as JudgeSettings;
+  const panel: Panel | undefined = o.state.panel
+    ? {
+        members: o.state.panel.members.map((m, i) => ({ label: m.label, client: clients[i]!, settings: judges[i]!.settings, cacheScope: 'batch' })),
+        ...(o.state.panel.quorum !== undefined ? { quorum: o.state.panel.quorum } : {}),
+      }
+    : undefined;
+  const composition: Composition = { judge: o.judge, samples: o.state.samples, ...(panel ? { panel } : {}) };
+  return {
+    o,
+    stats,
+    book,
+    clients,
+    composition,
+    judgeFn: composeJudge(composition),
+    // No judge cache: a batch's answers are what the provider returned for it. Sync repairs get the
+    // usual retries; the batch's own answers fail at once (they never change by asking again).
+    ctx: {
+      client: clients[0]!,
+      settings,
+      cacheScope: 'batch',
+      limiter: new AdaptiveLimiter(8),
+      policy: o.retry ?? DEFAULT_RETRY,
+      notices: new Set(),
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.log ? { log: o.log } : {}),
+    },
+    guard: selfJudgingGuard(composition, settings.model, o.log),
+    loaded: new Map(),
+    pendingByPart: new Map(),
+    report,
+  };
+}
+
+/** The main part of judge `judge` (undefined: the only judge) that holds `row`'s requests. */
+function partOf(state: BatchState, row: number, judge: number | undefined): BatchEntry | undefined {
+  return state.batches.find((b) => b.kind === 'main' && b.judge === judge && b.rows[0] <= row && row <= b.rows[1]);
+}
+
+/** One row: pending while any of its parts runs, else judged by the engine from the batch's answers. */
+async function collectRow(w: Walk, row: DatasetRow): Promise<LineOutcome> {
+  const judges = stateJudges(w.o.state);
+  const parts = judges.map((j) => partOf(w.o.state, row.row, j.judge));
+  const waiting = parts.filter((p) => !p || !isTerminal(p));
+  if (waiting.length > 0) return pending(w, waiting);
+  for (let i = 0; i < parts.length; i++) w.clients[i]!.at(parts[i]!, await repliesOf(w, parts[i]!));
+  const rowStats = new RunStats();
+  const ids = [...new Set(parts.map((p) => p!.id!))];
+  const outcome = await judgeLine(row, w.composition, w.judgeFn, { ...w.ctx, stats: rowStats }, w.guard, { batch_id: ids.length === 1 ? ids[0] : ids });
+  if (outcome.status === 'deferred') return pending(w, parts);
+  if (outcome.status !== 'aborted') w.stats.absorb(rowStats);
+  return outcome;
+}
+
+function pending(w: Walk, parts: (BatchEntry | undefined)[]): LineOutcome {
+  w.report.pending++;
+  for (const p of parts) if (p) w.pendingByPart.set(p.part, (w.pendingByPart.get(p.part) ?? 0) + 1);
+  return { status: 'deferred' };
+}
+
+/** A finished part's replies, downloaded once per collect (parts cover rows in order). */
+async function repliesOf(w: Walk, b: BatchEntry): Promise<Map<string, BatchReply>> {
+  let replies = w.loaded.get(b.part);
+  if (!replies) {
+    const { state } = w.o;
+    const orders = w.o.judge.strategy.orders;
+    const loaded = await loadReplies(
+      w.o.api,
+      b,
+      (id) => !id.repair && id.judge === b.judge && b.rows[0] <= id.row && id.row <= b.rows[1] && id.sample < state.samples && orders.includes(id.order),
+      w.o.signal,
+    );
+    w.report.unknownIds.push(...loaded.unknown);
+    w.report.conflictingIds.push(...loaded.conflicts);
+    replies = loaded.replies;
+    // Parts before this one (of the same judge) are done with: rows arrive in order.
+    for (const [part] of w.loaded) if (w.o.state.batches.find((x) => x.part === part)?.judge === b.judge) w.loaded.delete(part);
+    w.loaded.set(b.part, replies);
+  }
+  return replies;
+}
+
+function write(writer: ResultsWriter, stats: RunStats, outcome: Extract<LineOutcome, { line: unknown }>): void {
+  writer.write(outcome.line);
+  stats.done++;
+  if (outcome.status === 'ok') stats.ok++;
+  else {
+    stats.failed++;
+    stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
+  }
 }
 
 /** One line of `batch status` for a part. */
 export function describeBatch(b: BatchEntry): string {
   const c = b.requestCounts;
   const counts = c ? ` ${c.completed}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}` : '';
-  return `part ${b.part} (${b.kind}, rows ${b.rows[0]}–${b.rows[1]}, ${b.requests} request(s)) ${b.id ?? '(not created)'}: ${b.status ?? 'not submitted'}${counts}`;
+  return `part ${b.part} (${b.kind}${b.judge !== undefined ? `, judge ${b.judge}` : ''}, rows ${b.rows[0]}–${b.rows[1]}, ${b.requests} request(s)) ${b.id ?? '(not created)'}: ${b.status ?? 'not submitted'}${counts}`;
 }

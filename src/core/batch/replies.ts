@@ -1,14 +1,15 @@
 // Reading a batch's output and error files: one reply or failure per custom_id. Lines come in any
 // order; a request with no line in a finished batch failed by the batch's own fate (expired,
-// cancelled, failed).
+// cancelled, failed). What the provider returns is checked, not trusted: an id this part never
+// sent is reported and left out, and two different results for one request are an error for it.
 import type { ErrorKind } from '../results/errorKinds';
-import { toUsage } from '../judge/transport/openaiClient';
-import { errorKindOf, type TokenUsage } from '../judge/transport/types';
+import { toTokens, toUsage } from '../judge/transport/openaiClient';
+import { errorKindOf, type TokenLogprob, type TokenUsage } from '../judge/transport/types';
 import type { BatchApi } from './api';
-import type { BatchEntry } from './state';
+import { parseRequestId, type BatchEntry, type RequestId } from './state';
 
 export type BatchReply =
-  | { ok: true; text: string; model: string; usage?: TokenUsage }
+  | { ok: true; text: string; model: string; usage?: TokenUsage; tokens?: TokenLogprob[] | null }
   | { ok: false; kind: ErrorKind; error: string };
 
 /** One line of an output or error file, as a reply or a failure. */
@@ -33,7 +34,7 @@ export function parseResultLine(text: string): { id: string; reply: BatchReply }
     const message = typeof err?.message === 'string' ? err.message : JSON.stringify(body ?? null);
     return { id, reply: { ok: false, kind: errorKindOf('http', status || undefined), error: `${status || 'no'} status from the batch: ${message}` } };
   }
-  const choice = (body?.choices as { message?: { content?: unknown; refusal?: unknown } }[] | undefined)?.[0];
+  const choice = (body?.choices as { message?: { content?: unknown; refusal?: unknown }; logprobs?: { content?: unknown } | null }[] | undefined)?.[0];
   const content = choice?.message?.content;
   const refusal = choice?.message?.refusal;
   const usage = toUsage(body?.usage);
@@ -44,6 +45,7 @@ export function parseResultLine(text: string): { id: string; reply: BatchReply }
       text: typeof content === 'string' ? content : typeof refusal === 'string' ? refusal : '',
       model: typeof body?.model === 'string' ? body.model : '',
       ...(usage ? { usage } : {}),
+      tokens: toTokens(choice?.logprobs?.content),
     },
   };
 }
@@ -70,18 +72,47 @@ export function missingReply(b: BatchEntry): BatchReply {
   }
 }
 
-/** Every line of a finished batch's output and error files, by custom_id. */
-export async function loadReplies(api: BatchApi, b: BatchEntry, signal?: AbortSignal): Promise<Map<string, BatchReply>> {
-  const replies = new Map<string, BatchReply>();
-  for (const fileId of [b.errorFileId, b.outputFileId]) {
+export interface PartReplies {
+  replies: Map<string, BatchReply>;
+  /** custom_ids in the files that this part never sent (left out). */
+  unknown: string[];
+  /** custom_ids with two different results (each made an error). */
+  conflicts: string[];
+}
+
+function sameReply(a: BatchReply, b: BatchReply): boolean {
+  if (a.ok !== b.ok) return false;
+  return a.ok && b.ok ? a.text === b.text && a.model === b.model : !a.ok && !b.ok && a.error === b.error && a.kind === b.kind;
+}
+
+/** Every line of a finished batch's output and error files, by custom_id, checked against what the part sent. */
+export async function loadReplies(api: BatchApi, b: BatchEntry, sent: (id: RequestId) => boolean, signal?: AbortSignal): Promise<PartReplies> {
+  const out: PartReplies = { replies: new Map(), unknown: [], conflicts: [] };
+  const errors = new Map<string, BatchReply>();
+  for (const [fileId, into] of [[b.errorFileId, errors], [b.outputFileId, out.replies]] as const) {
     if (!fileId) continue;
     const text = await api.content(fileId, signal);
     for (const raw of text.split('\n')) {
       if (raw.trim() === '') continue;
       const parsed = parseResultLine(raw);
-      // A success in the output file wins over an error line for the same id.
-      if (parsed) replies.set(parsed.id, parsed.reply);
+      if (!parsed) continue;
+      const id = parseRequestId(parsed.id);
+      if (!id || !sent(id)) {
+        if (out.unknown.length < 1000) out.unknown.push(parsed.id);
+        continue;
+      }
+      const before = into.get(parsed.id);
+      if (before && !sameReply(before, parsed.reply)) {
+        if (!out.conflicts.includes(parsed.id)) out.conflicts.push(parsed.id);
+        continue;
+      }
+      into.set(parsed.id, parsed.reply);
     }
   }
-  return replies;
+  // A success in the output file wins over an error line for the same id (the provider retried it).
+  for (const [id, reply] of errors) if (!out.replies.has(id)) out.replies.set(id, reply);
+  for (const id of out.conflicts) {
+    out.replies.set(id, { ok: false, kind: 'server', error: `batch ${b.id} returned two different results for request ${id}; neither is used` });
+  }
+  return out;
 }

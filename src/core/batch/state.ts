@@ -5,7 +5,9 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-export const STATE_VERSION = 1;
+/** 2: panels (one part per judge: a provider batch file holds one model), `scoring: expected`. */
+export const STATE_VERSION = 2;
+export const REQUEST_MAP = 'r<row>[.j<judge>].s<sample>.<order>[.repair]' as const;
 
 /** Where the batch requests go: OpenAI's path, or Azure's (deployment as model, no /v1). */
 export type BatchEndpoint = '/v1/chat/completions' | '/chat/completions';
@@ -16,6 +18,8 @@ const batchEntry = z.object({
   /** 1-based part number in submit order. */
   part: z.number(),
   kind: z.enum(['main', 'repair']),
+  /** A panel's member (1-based) whose requests the part holds; absent for one judge. */
+  judge: z.number().int().min(1).optional(),
   /** The uploaded input file; set as soon as the upload returns. */
   fileId: z.string().optional(),
   /** The provider's batch; set as soon as it is created. */
@@ -44,8 +48,14 @@ const repairEntry = z.object({
   part: z.number().optional(),
 });
 
+const panelSpec = z.object({
+  /** Each judge: its label in `m/judges` and its model (all at the state's endpoint). */
+  members: z.array(z.object({ label: z.string(), model: z.string() })).min(2),
+  quorum: z.number().int().min(1).optional(),
+});
+
 export const batchStateSchema = z.object({
-  version: z.literal(STATE_VERSION),
+  version: z.union([z.literal(1), z.literal(STATE_VERSION)]),
   createdAt: z.string(),
   provider: z.enum(['openai', 'azure']),
   baseURL: z.string(),
@@ -62,7 +72,10 @@ export const batchStateSchema = z.object({
     maxTokens: z.number().optional(),
     structured: z.enum(['json_schema', 'json_object', 'none']),
     schemaName: z.string(),
+    expectedScale: z.object({ min: z.number(), max: z.number() }).optional(),
   }),
+  /** A panel of judges at this endpoint (template `model.judges` or --judge). */
+  panel: panelSpec.optional(),
   maxTokensKey: z.enum(['max_tokens', 'max_completion_tokens']),
   samples: z.number(),
   selection: z.object({
@@ -70,8 +83,8 @@ export const batchStateSchema = z.object({
     to: z.number().optional(),
     shard: z.object({ index: z.number(), count: z.number() }).optional(),
   }),
-  /** How a request's custom_id names it: `r<row>.s<sample>.<order>`, repairs add `.repair`. */
-  requestMap: z.literal('r<row>.s<sample>.<order>[.repair]'),
+  /** How a request's custom_id names it: `r<row>.s<sample>.<order>` (a panel's judge k: `r<row>.j<k>.s…`), repairs add `.repair`. */
+  requestMap: z.enum(['r<row>.s<sample>.<order>[.repair]', REQUEST_MAP]),
   /** Rows selected for judging, and requests rendered (all samples and pass orders). */
   totals: z.object({ rows: z.number(), requests: z.number() }),
   /** Rows the template could not be rendered for: failed rows without a request. */
@@ -83,6 +96,7 @@ export const batchStateSchema = z.object({
 });
 
 export type BatchState = z.infer<typeof batchStateSchema>;
+export type PanelSpec = z.infer<typeof panelSpec>;
 export type BatchEntry = z.infer<typeof batchEntry>;
 export type RepairEntry = z.infer<typeof repairEntry>;
 
@@ -95,7 +109,7 @@ export function isTerminal(b: BatchEntry): boolean {
 export class BatchStateError extends Error {
   override readonly name = 'BatchStateError';
   constructor(
-    readonly code: 'state-missing' | 'state-invalid' | 'state-exists' | 'data-changed',
+    readonly code: 'state-missing' | 'state-invalid' | 'state-exists' | 'data-changed' | 'batch-mismatch',
     message: string,
   ) {
     super(message);
@@ -162,17 +176,19 @@ export async function checkFingerprint(state: BatchState, file: string): Promise
 
 export interface RequestId {
   row: number;
+  /** A panel member (1-based); undefined for one judge. */
+  judge?: number;
   sample: number;
   order: 'AB' | 'BA';
   repair: boolean;
 }
 
-export function requestId(row: number, sample: number, order: 'AB' | 'BA'): string {
-  return `r${row}.s${sample}.${order}`;
+export function requestId(row: number, sample: number, order: 'AB' | 'BA', judge?: number): string {
+  return `r${row}${judge !== undefined ? `.j${judge}` : ''}.s${sample}.${order}`;
 }
 
 export function parseRequestId(id: string): RequestId | undefined {
-  const m = /^r(\d+)\.s(\d+)\.(AB|BA)(\.repair)?$/.exec(id);
+  const m = /^r(\d+)(?:\.j(\d+))?\.s(\d+)\.(AB|BA)(\.repair)?$/.exec(id);
   if (!m) return undefined;
-  return { row: Number(m[1]), sample: Number(m[2]), order: m[3] as 'AB' | 'BA', repair: m[4] !== undefined };
+  return { row: Number(m[1]), ...(m[2] !== undefined ? { judge: Number(m[2]) } : {}), sample: Number(m[3]), order: m[4] as 'AB' | 'BA', repair: m[5] !== undefined };
 }

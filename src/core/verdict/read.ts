@@ -1,6 +1,6 @@
 // Reads a verdict out of a free-text reply by the template's declared format. Never coerces: a
 // number outside the scale or a winner that is not A, B or a tie is an unreadable reply.
-import { extractJson } from '../judge/strategies/extract';
+import { pickJsonVerdict } from '../judge/strategies/extract';
 import { compileVerdictPattern, matchVerdict } from './regex';
 import { findTaggedNumber, findTaggedWinner } from './tagged';
 import type { TextVerdict, VerdictKind, VerdictSpec } from './types';
@@ -24,14 +24,20 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
     const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
     const why = spec.fields?.justification ?? 'justification';
     return (reply) => {
-      const extracted = extractJson(reply);
-      if (!extracted.ok) return { ok: false, error: extracted.error };
-      const obj = extracted.value as Record<string, unknown> | null;
-      if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { ok: false, error: 'the reply is not a JSON object' };
-      const v = obj[field];
-      if (v === undefined || v === null || typeof v === 'object') return { ok: false, error: `the reply has no "${field}" field` };
-      const j = obj[why];
-      return mapped(String(v), typeof j === 'string' ? j : '');
+      const picked = pickJsonVerdict(
+        reply,
+        (value): { ok: true; value: TextVerdict & { ok: true } } | { ok: false; error: string } => {
+          const obj = value as Record<string, unknown> | null;
+          if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return { ok: false, error: 'the reply is not a JSON object' };
+          const v = obj[field];
+          if (v === undefined || v === null || typeof v === 'object') return { ok: false, error: `the reply has no "${field}" field` };
+          const j = obj[why];
+          const read = mapped(String(v), typeof j === 'string' ? j : '');
+          return read.ok ? { ok: true, value: read } : read;
+        },
+        (v) => ('score' in v ? String(v.score) : v.winner),
+      );
+      return picked.ok ? picked.value : picked;
     };
   }
   if (spec.format === 'regex') {

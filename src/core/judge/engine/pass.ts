@@ -1,24 +1,24 @@
-// One judge pass done properly: cache lookup, the call (with retries), JSON extraction, zod
-// validation, one repair request quoting what was wrong, and the strategy's optional follow-up.
-// A failure is a value.
-import type { z } from 'zod';
-import { cacheKey } from './cache';
-import type { CachedReply, JudgeCache } from './cache';
-import { expectedScore } from './expected';
-import { extractJson } from '../strategies/extract';
-import { describeIssues } from '../strategies/replySchema';
-import { callWithRetry } from '../transport/retry';
-import type { CallContext } from '../transport/retry';
+// One judge pass done properly: cache lookup, the call (through whichever transport the context
+// holds: the endpoint with retries, or a provider batch's replies), the template's own verdict
+// parser, one repair request in that format, and the strategy's optional follow-up. A failure is
+// a value; only a transport that cannot answer yet (ReplyNotReady) and cancellation escape.
+import { canonicalJson } from '../../results/keys';
+import type { ErrorKind } from '../../results/errorKinds';
 import type { RunStats } from '../run/stats';
+import { pickJsonVerdict } from '../strategies/extract';
+import { describeIssues } from '../strategies/replySchema';
 import type { JudgeStrategy, PassOrder } from '../strategies/strategy';
 import type { CheckOutcome } from '../strategies/types';
-import type { ErrorKind } from '../../results/errorKinds';
 import type { OutageGate } from '../transport/outage';
-import type { ChatMessage, JudgeRequest, JudgeResponse } from '../transport/types';
+import { callWithRetry, type CallContext } from '../transport/retry';
+import type { ChatMessage, JudgeRequest, JudgeResponse, RequestTag } from '../transport/types';
+import { internalError, JudgeError, ReplyNotReady } from '../transport/types';
+import { cacheKey, type CachedReply, type JudgeCache } from './cache';
+import { expectedScore } from './expected';
 import type { JudgeSettings } from './settings';
-import { internalError, JudgeError } from '../transport/types';
 
 export type { JudgeSettings } from './settings';
+export type { CheckOutcome } from '../strategies/types';
 
 export interface EngineContext extends CallContext {
   settings: JudgeSettings;
@@ -29,10 +29,94 @@ export interface EngineContext extends CallContext {
   log?: (message: string) => void;
   /** Set after the first failed cache write, so the warning is printed once. */
   cacheWriteFailed?: boolean;
-  /** Pauses the whole run while the endpoint is down (see outage.ts). */
+  /** Pauses the whole run while the endpoint is down (see transport/outage.ts). */
   outage?: OutageGate;
   /** Notices already given this run (shared by a panel's members), so each is said once. */
   notices?: Set<string>;
+}
+
+/** One request of a row, ready to send: which sample and order it is, and what it says. */
+export interface PassRequest {
+  sample: number;
+  order: PassOrder;
+  request: JudgeRequest;
+}
+
+export type PassOutcome<R> =
+  | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R; expected?: number | null }
+  | { ok: false; kind: ErrorKind; error: string; rawReplies: string[]; /** the run was cancelled (not a batch's own cancellation) */ aborted?: boolean };
+
+/** The settings a strategy's requests use: a text verdict format asks for no structured output. */
+export function strategySettings(settings: JudgeSettings, strategy: { parse?: unknown }): JudgeSettings {
+  return strategy.parse && settings.structured !== 'none' ? { ...settings, structured: 'none' } : settings;
+}
+
+/** The request one pass sends (before any repair). */
+export function buildRequest(messages: ChatMessage[], settings: JudgeSettings, jsonSchema: Record<string, unknown>, tag?: RequestTag): JudgeRequest {
+  return {
+    messages,
+    model: settings.model,
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    ...(settings.expectedScale ? { logprobs: true } : {}),
+    ...(settings.structured !== 'none'
+      ? { responseFormat: { mode: settings.structured, name: settings.schemaName, schema: jsonSchema } }
+      : {}),
+    ...(tag ? { tag } : {}),
+  };
+}
+
+/** The cache key of a request: everything that can change the answer, plus the sample index. */
+export function requestKey(request: JudgeRequest, sample: number, scope: string): string {
+  return cacheKey({
+    baseURL: scope,
+    model: request.model,
+    messages: request.messages,
+    sample,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+    ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
+    ...(request.logprobs ? { logprobs: true } : {}),
+  });
+}
+
+/** What a verdict says, for telling two JSON verdicts in one reply apart (texts aside). */
+export function defaultVerdictKey(reply: Record<string, unknown>): string {
+  const { justification: _j, summary: _s, ...rest } = reply;
+  return canonicalJson(rest);
+}
+
+/**
+ * The one reader of a reply for a strategy: its text verdict format when it has one, else JSON
+ * (from the reply, a fence or prose) validated by its schema. Never coerces (a string "4" is not
+ * a score); a repeated key or two disagreeing JSON verdicts make the reply invalid.
+ */
+export function readReply<R extends Record<string, unknown>>(strategy: Pick<JudgeStrategy<R, unknown>, 'schema' | 'parse' | 'verdictKey'>, text: string): CheckOutcome<R> {
+  if (strategy.parse) return strategy.parse(text);
+  return pickJsonVerdict(
+    text,
+    (value) => {
+      const result = strategy.schema.safeParse(value);
+      return result.success ? { ok: true, value: result.data } : { ok: false, error: describeIssues(result.error) };
+    },
+    strategy.verdictKey ?? defaultVerdictKey,
+  );
+}
+
+/** A JSON reply checked against a schema alone (generate's drafts; judge replies go through readReply). */
+export function checkReply<R extends Record<string, unknown>>(text: string, schema: JudgeStrategy<R, unknown>['schema']): CheckOutcome<R> {
+  return readReply({ schema }, text);
+}
+
+/** The JSON repair request's text (strategies with a text verdict format have their own). */
+export function repairMessage(error: string, instruction: string): string {
+  return [`Your previous reply could not be used: ${error}.`, 'Reply again with only the JSON object, no other text.', '', instruction].join('\n');
+}
+
+/** The conversation of the one repair request: the prompt, the unusable reply, and why, in the strategy's format. */
+export function repairConversation(prompt: ChatMessage[], previous: string, error: string, strategy: Pick<JudgeStrategy, 'repair' | 'instruction'>): ChatMessage[] {
+  const ask = strategy.repair ? strategy.repair(error) : repairMessage(error, strategy.instruction);
+  return [...prompt, { role: 'assistant', content: previous }, { role: 'user', content: ask }];
 }
 
 /** One call with its retries; while the run is in an outage, the call waits and tries again. */
@@ -58,167 +142,100 @@ async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Pro
   }
 }
 
-export type { CheckOutcome } from '../strategies/types';
-
-/** Extracts and validates a reply; never coerces (a string "4" is not a score). */
-export function checkReply<R>(text: string, schema: z.ZodType<R>): CheckOutcome<R> {
-  const extracted = extractJson(text);
-  if (!extracted.ok) return extracted;
-  const result = schema.safeParse(extracted.value);
-  if (!result.success) return { ok: false, error: describeIssues(result.error) };
-  return { ok: true, value: result.data };
-}
-
-export function repairMessage(error: string, instruction: string): string {
-  return [
-    `Your previous reply could not be used: ${error}.`,
-    'Reply again with only the JSON object, no other text.',
-    '',
-    instruction,
-  ].join('\n');
-}
-
-/** The settings a strategy's requests use: a text verdict format asks for no structured output. */
-export function strategySettings(settings: JudgeSettings, strategy: { parse?: unknown }): JudgeSettings {
-  return strategy.parse && settings.structured !== 'none' ? { ...settings, structured: 'none' } : settings;
-}
-
-/** The request one pass sends (before any repair). */
-export function buildRequest(messages: ChatMessage[], settings: JudgeSettings, jsonSchema: Record<string, unknown>): JudgeRequest {
-  return {
-    messages,
-    model: settings.model,
-    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
-    ...(settings.expectedScale ? { logprobs: true } : {}),
-    ...(settings.structured !== 'none'
-      ? { responseFormat: { mode: settings.structured, name: settings.schemaName, schema: jsonSchema } }
-      : {}),
-  };
-}
-
-/** The cache key of a request: everything that can change the answer, plus the sample index. */
-export function requestKey(request: JudgeRequest, sample: number, scope: string): string {
-  return cacheKey({
-    baseURL: scope,
-    model: request.model,
-    messages: request.messages,
-    sample,
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
-    ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
-    ...(request.logprobs ? { logprobs: true } : {}),
-  });
-}
-
-export type PassOutcome<R> =
-  | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R; expected?: number | null }
-  | { ok: false; kind: ErrorKind; error: string; rawReplies: string[] };
-
 /** One pass: the cached answer, or a call plus at most one repair and one strategy follow-up. */
-export async function judgeOnce<R extends Record<string, unknown>>(
-  messages: ChatMessage[],
-  sample: number,
-  order: PassOrder,
-  strategy: JudgeStrategy<R, unknown>,
-  ctx: EngineContext,
-): Promise<PassOutcome<R>> {
-  const { stats, cache } = ctx;
-  const { schema } = strategy;
-  const check = (text: string): CheckOutcome<R> => (strategy.parse ? strategy.parse(text) : checkReply(text, schema));
-  const request = buildRequest(messages, strategySettings(ctx.settings, strategy), strategy.jsonSchema);
-  const key = cache ? requestKey(request, sample, ctx.cacheScope) : undefined;
-
-  if (cache && key) {
-    const hit = await cache.get(key);
-    const checked = hit ? check(hit.text) : undefined;
-    if (hit && checked?.ok) {
-      stats.cacheHits++;
-      const superseded = hit.superseded !== undefined ? check(hit.superseded) : undefined;
-      return {
-        ok: true,
-        reply: checked.value,
-        model: hit.model,
-        cached: true,
-        repaired: hit.repaired ?? false,
-        ...(superseded?.ok ? { superseded: superseded.value } : {}),
-        ...(ctx.settings.expectedScale ? { expected: hit.expected ?? null } : {}),
-      };
-    }
-  }
+export async function judgeOnce<R extends Record<string, unknown>>(pass: PassRequest, strategy: JudgeStrategy<R, unknown>, ctx: EngineContext): Promise<PassOutcome<R>> {
+  const { request, sample } = pass;
+  const check = (text: string): CheckOutcome<R> => readReply(strategy, text);
+  const key = ctx.cache ? requestKey(request, sample, ctx.cacheScope) : undefined;
+  const hit = key ? await cached(ctx, key, check) : undefined;
+  if (hit) return hit;
 
   const raw: string[] = [];
-  const ask = async (conversation: ChatMessage[]) => {
-    const res = await callThroughOutage({ ...request, messages: conversation }, ctx);
-    stats.addUsage(res.usage);
+  const ask = async (messages: ChatMessage[], tag: Partial<RequestTag>) => {
+    const res = await callThroughOutage({ ...request, messages, ...(request.tag ? { tag: { ...request.tag, ...tag } } : {}) }, ctx);
+    ctx.stats.addUsage(res.usage);
     raw.push(res.text);
     return res;
   };
   try {
-    let answer = await ask(messages);
-    let conversation = messages;
+    let answer = await ask(request.messages, {});
+    let conversation = request.messages;
     let checked = check(answer.text);
     let repaired = false;
     if (!checked.ok) {
-      stats.repairs++;
+      ctx.stats.repairs++;
       const firstError = checked.error;
-      conversation = [
-        ...messages,
-        { role: 'assistant', content: answer.text },
-        { role: 'user', content: strategy.repair ? strategy.repair(firstError) : repairMessage(firstError, strategy.instruction) },
-      ];
-      answer = await ask(conversation);
+      conversation = repairConversation(request.messages, answer.text, firstError, strategy);
+      answer = await ask(conversation, { step: 'repair', previous: answer.text, error: firstError });
       checked = check(answer.text);
       if (!checked.ok) {
-        return {
-          ok: false,
-          kind: 'invalid-reply',
-          error: `invalid reply (${firstError}); still invalid after one repair request (${checked.error})`,
-          rawReplies: raw,
-        };
+        return { ok: false, kind: 'invalid-reply', error: `invalid reply (${firstError}); still invalid after one repair request (${checked.error})`, rawReplies: raw };
       }
       repaired = true;
     }
-
-    let reply = checked.value;
-    let superseded: { value: R; text: string } | undefined;
-    const followUp = strategy.followUp?.(reply, order);
-    if (followUp) {
-      const next = await ask([...conversation, { role: 'assistant', content: answer.text }, { role: 'user', content: followUp }]).catch(
-        (e: unknown) => {
-          if (e instanceof JudgeError && e.kind === 'aborted') throw e;
-          return undefined; // a failed follow-up leaves the valid reply standing
-        },
-      );
-      const rechecked = next ? check(next.text) : undefined;
-      // An invalid answer to the follow-up leaves the first valid reply standing too.
-      if (next && rechecked?.ok) {
-        superseded = { value: reply, text: answer.text };
-        reply = rechecked.value;
-        answer = next;
-      }
-    }
-    const expected = ctx.settings.expectedScale ? expectedOf(answer, ctx.settings.expectedScale, ctx) : undefined;
+    const followed = await followUp(strategy, pass.order, checked.value, answer, conversation, ask, check);
+    const expected = ctx.settings.expectedScale ? expectedOf(followed.answer, ctx.settings.expectedScale, ctx) : undefined;
     await store(ctx, key, {
-      text: answer.text,
-      model: answer.model,
+      text: followed.answer.text,
+      model: followed.answer.model,
       ...(repaired ? { repaired } : {}),
-      ...(superseded ? { superseded: superseded.text } : {}),
+      ...(followed.superseded ? { superseded: followed.superseded.text } : {}),
       ...(expected !== undefined ? { expected } : {}),
     });
     return {
       ok: true,
-      reply,
-      model: answer.model,
+      reply: followed.reply,
+      model: followed.answer.model,
       cached: false,
       repaired,
-      ...(superseded ? { superseded: superseded.value } : {}),
+      ...(followed.superseded ? { superseded: followed.superseded.value } : {}),
       ...(expected !== undefined ? { expected } : {}),
     };
   } catch (e) {
+    if (e instanceof ReplyNotReady) throw e;
     const error = e instanceof JudgeError ? e : internalError(e);
-    return { ok: false, kind: error.errorKind, error: error.message, rawReplies: raw };
+    return { ok: false, kind: error.errorKind, error: error.message, rawReplies: raw, ...(error.kind === 'aborted' ? { aborted: true } : {}) };
   }
+}
+
+/** A valid cached answer as a pass outcome; an entry that no longer validates is ignored. */
+async function cached<R>(ctx: EngineContext, key: string, check: (text: string) => CheckOutcome<R>): Promise<PassOutcome<R> | undefined> {
+  const hit = await ctx.cache!.get(key);
+  const checked = hit ? check(hit.text) : undefined;
+  if (!hit || !checked?.ok) return undefined;
+  ctx.stats.cacheHits++;
+  const superseded = hit.superseded !== undefined ? check(hit.superseded) : undefined;
+  return {
+    ok: true,
+    reply: checked.value,
+    model: hit.model,
+    cached: true,
+    repaired: hit.repaired ?? false,
+    ...(superseded?.ok ? { superseded: superseded.value } : {}),
+    ...(ctx.settings.expectedScale ? { expected: hit.expected ?? null } : {}),
+  };
+}
+
+/** The strategy's follow-up, when it asks one: a valid answer replaces the reply (kept as superseded). */
+async function followUp<R>(
+  strategy: JudgeStrategy<R & Record<string, unknown>, unknown>,
+  order: PassOrder,
+  reply: R,
+  answer: JudgeResponse,
+  conversation: ChatMessage[],
+  ask: (messages: ChatMessage[], tag: Partial<RequestTag>) => Promise<JudgeResponse>,
+  check: (text: string) => CheckOutcome<R>,
+): Promise<{ reply: R; answer: JudgeResponse; superseded?: { value: R; text: string } }> {
+  const question = strategy.followUp?.(reply as R & Record<string, unknown>, order);
+  if (!question) return { reply, answer };
+  const next = await ask([...conversation, { role: 'assistant', content: answer.text }, { role: 'user', content: question }], { step: 'follow-up' }).catch((e: unknown) => {
+    if ((e instanceof JudgeError && e.kind === 'aborted') || e instanceof ReplyNotReady) throw e;
+    return undefined; // a failed follow-up leaves the valid reply standing
+  });
+  const rechecked = next ? check(next.text) : undefined;
+  // An invalid answer to the follow-up leaves the first valid reply standing too.
+  if (!next || !rechecked?.ok) return { reply, answer };
+  return { reply: rechecked.value, answer: next, superseded: { value: reply, text: answer.text } };
 }
 
 /** The expected score of an answer; an endpoint without logprobs is said once per run and gives null. */

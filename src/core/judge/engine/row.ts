@@ -1,107 +1,91 @@
-// Judges one dataset row: renders every pass order, runs passes × samples (in parallel, gated by
-// the limiter), maps swapped passes back and lets the strategy merge them into result columns.
+// Judges one dataset row with one judge: renders every pass order once, runs passes × samples (in
+// parallel, gated by the limiter), maps swapped passes back and lets the strategy merge them into
+// the metric's columns. The columns become a results line in one place only (line.ts).
 import type { DatasetRow } from '../../dataset/types';
 import type { ErrorKind } from '../../results/errorKinds';
-import { rowKey } from '../../results/keys';
-import { ROW_KEY } from '../../results/latest';
-import { judgeOnce } from './pass';
-import type { EngineContext, PassOutcome } from './pass';
-import type { PreparedJudge } from './prepare';
+import { round6 } from '../strategies/votes';
 import type { PassOrder, PassReply } from '../strategies/strategy';
 import type { ChatMessage } from '../transport/types';
-import { round6 } from '../strategies/votes';
+import { ReplyNotReady } from '../transport/types';
+import { buildRequest, judgeOnce, strategySettings, type EngineContext, type PassOutcome, type PassRequest } from './pass';
+import type { PreparedJudge } from './prepare';
+import type { JudgeSettings } from './settings';
 
-export { ROW_KEY } from '../../results/latest';
-/** The key under which each results line records its row identity (see core/results/keys.ts). */
-export const KEY_KEY = '_key';
+export { KEY_KEY, ROW_KEY, resultLine, type LineIdentity } from './line';
 
-export type RowOutcome =
-  | { status: 'ok'; line: Record<string, unknown> }
-  | { status: 'failed'; line: Record<string, unknown>; error: string; kind: ErrorKind }
-  | { status: 'aborted' };
+/** The metric's columns of one row, without the `metric/` prefix. */
+export type Columns = Record<string, unknown>;
 
-/** What a results line needs to know of the judge besides its columns. */
-export interface LineIdentity {
-  metric: string;
-  templateHash: string;
-  keyFields: readonly string[];
-}
+/** A row judged or failed: its columns (the line is built from them by line.ts). */
+export type RowVerdict =
+  | { status: 'ok'; columns: Columns }
+  | { status: 'failed'; columns: Columns; error: string; kind: ErrorKind };
 
 /**
- * The input row's fields, `_row`, `_key`, then the metric's columns as `metric/column`. The
- * pipeline owns every `metric/…` column except the human labels: stale judge columns carried in by
- * the input (a results file judged again) are dropped, so a line never mixes two judgments, and
- * nothing but `columns` (whose keys the strategy names) is written under the metric.
+ * `aborted`: the run was cancelled while the row was in flight (no line). `deferred`: a transport
+ * could not answer yet (a provider batch still running, a repair queued): judged again later.
  */
-export function resultLine(row: DatasetRow, id: LineIdentity, columns: Record<string, unknown>): Record<string, unknown> {
-  const prefix = `${id.metric}/`;
-  const line: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row.record)) {
-    if (k === ROW_KEY || k === KEY_KEY) continue;
-    if (k.startsWith(prefix) && !k.startsWith(`${prefix}human_`)) continue;
-    line[k] = v;
+export type RowOutcome = RowVerdict | { status: 'aborted' } | { status: 'deferred' };
+
+export type RenderedRow = { ok: true; passes: PassRequest[] } | { ok: false; error: string };
+
+/**
+ * Every request a row's judgment sends first, sample by sample, each in the strategy's pass order:
+ * what `run` sends and what a provider batch carries, from the same function.
+ */
+export function rowRequests(row: DatasetRow, judge: PreparedJudge, samples: number, settings: JudgeSettings): RenderedRow {
+  const { strategy } = judge;
+  const prompts = new Map<PassOrder, ChatMessage[]>();
+  for (const order of strategy.orders) {
+    const rendered = judge.render(row.record, order, row.row);
+    if (!rendered.ok) return { ok: false, error: rendered.error };
+    prompts.set(order, rendered.prompt.messages);
   }
-  line[ROW_KEY] = row.row;
-  line[KEY_KEY] = rowKey(row.record, id.keyFields);
-  for (const [k, v] of Object.entries(columns)) {
-    if (k.startsWith('human_')) continue; // a label is never the judge's to write
-    line[`${prefix}${k}`] = v;
+  const sent = strategySettings(settings, strategy);
+  const passes: PassRequest[] = [];
+  for (let sample = 0; sample < samples; sample++) {
+    for (const order of strategy.orders) {
+      passes.push({ sample, order, request: buildRequest(prompts.get(order)!, sent, strategy.jsonSchema, { row: row.row, sample, order, step: 'judge' }) });
+    }
   }
-  line[`${prefix}template_hash`] = id.templateHash;
-  return line;
+  return { ok: true, passes };
+}
+
+/** The columns of a row that failed before or without a verdict. */
+export function failedColumns(judge: PreparedJudge, error: string, kind: ErrorKind, extra: Columns = {}, finished: PassReply<Record<string, unknown>>[] = []): Columns {
+  return { ...judge.strategy.errorColumns(finished), ...extra, error, error_kind: kind };
 }
 
 export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: number, ctx: EngineContext): Promise<RowOutcome> {
   const { strategy } = judge;
-  const fail = (error: string, kind: ErrorKind, finished: PassReply<Record<string, unknown>>[], extra: Record<string, unknown> = {}): RowOutcome => ({
-    status: 'failed',
-    error,
-    kind,
-    line: resultLine(row, judge, { ...strategy.errorColumns(finished), model: ctx.settings.model, ...extra, error, error_kind: kind }),
-  });
+  const rendered = rowRequests(row, judge, samples, ctx.settings);
+  if (!rendered.ok) return { status: 'failed', error: rendered.error, kind: 'render', columns: failedColumns(judge, rendered.error, 'render', { model: ctx.settings.model }) };
 
-  const prompts = new Map<PassOrder, ChatMessage[]>();
-  for (const order of strategy.orders) {
-    const rendered = judge.render(row.record, order, row.row);
-    if (!rendered.ok) return fail(rendered.error, 'render', []);
-    prompts.set(order, rendered.prompt.messages);
-  }
+  // Every pass settles before the row does: a transport that defers one pass still sees the others
+  // (a provider batch queues every repair a row needs at once).
+  const settled = await Promise.allSettled(rendered.passes.map((p) => judgeOnce(p, strategy, ctx)));
+  if (settled.some((s) => s.status === 'rejected' && s.reason instanceof ReplyNotReady)) return { status: 'deferred' };
+  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  const outcomes = rendered.passes.map((p, i) => ({ ...p, result: (settled[i] as PromiseFulfilledResult<PassOutcome<Record<string, unknown>>>).value }));
+  if (ctx.signal?.aborted || outcomes.some((o) => !o.result.ok && o.result.aborted)) return { status: 'aborted' };
 
-  const jobs: { sample: number; order: PassOrder; outcome: Promise<PassOutcome<Record<string, unknown>>> }[] = [];
-  for (let sample = 0; sample < samples; sample++) {
-    for (const order of strategy.orders) {
-      const outcome = judgeOnce(prompts.get(order)!, sample, order, strategy, ctx);
-      jobs.push({ sample, order, outcome });
-    }
-  }
-  const outcomes = await Promise.all(jobs.map(async (j) => ({ ...j, result: await j.outcome })));
-  if (ctx.signal?.aborted || outcomes.some((o) => !o.result.ok && o.result.kind === 'cancelled')) return { status: 'aborted' };
-
-  const failures = outcomes.filter((o) => !o.result.ok);
-  const passesOf = (sample: number) =>
+  const passesOf = (sample: number): PassReply<Record<string, unknown>>[] =>
     outcomes.flatMap((o) =>
       o.sample === sample && o.result.ok
-        ? [
-            {
-              order: o.order,
-              reply: strategy.mapBack(o.result.reply, o.order),
-              ...(o.result.superseded ? { superseded: strategy.mapBack(o.result.superseded, o.order) } : {}),
-            },
-          ]
+        ? [{ order: o.order, reply: strategy.mapBack(o.result.reply, o.order), ...(o.result.superseded ? { superseded: strategy.mapBack(o.result.superseded, o.order) } : {}) }]
         : [],
     );
-  const model = outcomes.find((o) => o.result.ok)?.result;
-  const modelName = model && model.ok ? model.model : ctx.settings.model;
+  const answered = outcomes.find((o) => o.result.ok)?.result;
+  const model = answered?.ok ? answered.model : ctx.settings.model;
 
-  const firstFailure = failures[0];
-  if (firstFailure && !firstFailure.result.ok) {
-    const where = [
-      strategy.orders.length > 1 ? `${firstFailure.order} pass` : '',
-      samples > 1 ? `sample ${firstFailure.sample + 1}` : '',
-    ].filter(Boolean);
-    const error = `${where.length ? `${where.join(', ')}: ` : ''}${firstFailure.result.error}`;
-    const raw = firstFailure.result.rawReplies;
-    return fail(error, firstFailure.result.kind, passesOf(firstFailure.sample), { model: modelName, ...(raw.length ? { raw_replies: raw } : {}) });
+  const failure = outcomes.find((o) => !o.result.ok);
+  if (failure && !failure.result.ok) {
+    const where = [strategy.orders.length > 1 ? `${failure.order} pass` : '', samples > 1 ? `sample ${failure.sample + 1}` : ''].filter(Boolean);
+    const error = `${where.length ? `${where.join(', ')}: ` : ''}${failure.result.error}`;
+    const raw = failure.result.rawReplies;
+    const extra = { model, ...(raw.length ? { raw_replies: raw } : {}) };
+    return { status: 'failed', error, kind: failure.result.kind, columns: failedColumns(judge, error, failure.result.kind, extra, passesOf(failure.sample)) };
   }
 
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
@@ -109,7 +93,7 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
   return {
     status: 'ok',
-    line: resultLine(row, judge, { ...strategy.columns(judgments, samples), ...expectedColumn(outcomes.map((o) => o.result)), model: modelName, ...(repaired ? { repaired: true } : {}) }),
+    columns: { ...strategy.columns(judgments, samples), ...expectedColumn(outcomes.map((o) => o.result)), model, ...(repaired ? { repaired: true } : {}) },
   };
 }
 

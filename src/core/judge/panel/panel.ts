@@ -6,7 +6,7 @@ import { isErrorKind } from '../../results/errorKinds';
 import type { EngineContext, JudgeSettings } from '../engine/pass';
 import { aggregatePanel, defaultQuorum, type JudgeVote, type PanelShape } from './votes';
 import type { PreparedJudge } from '../engine/prepare';
-import { judgeRow, resultLine, type RowOutcome } from '../engine/row';
+import { judgeRow, type RowOutcome, type RowVerdict } from '../engine/row';
 import type { JudgeClient } from '../transport/types';
 import { WINNERS, type Winner } from '../strategies/winners';
 
@@ -73,8 +73,8 @@ export function panelShape(judge: PreparedJudge, panel: Panel): PanelShape {
 const isWinner = (v: unknown): v is Winner => typeof v === 'string' && (WINNERS as readonly string[]).includes(v);
 
 /** One member's row outcome as its `m/judges` entry. */
-export function voteOf(outcome: Exclude<RowOutcome, { status: 'aborted' }>, metric: string, label: string): JudgeVote {
-  const col = (name: string): unknown => outcome.line[`${metric}/${name}`];
+export function voteOf(outcome: RowVerdict, label: string): JudgeVote {
+  const col = (name: string): unknown => outcome.columns[name];
   const num = (name: string): number | undefined => {
     const v = col(name);
     return typeof v === 'number' ? v : undefined;
@@ -107,20 +107,19 @@ export async function judgePanelRow(row: DatasetRow, judge: PreparedJudge, sampl
   const outcomes = await Promise.all(
     panel.members.map((m) => judgeRow(row, judge, samples, { ...ctx, client: m.client, settings: m.settings, cacheScope: m.cacheScope })),
   );
-  const finished: Exclude<RowOutcome, { status: 'aborted' }>[] = [];
+  const finished: RowVerdict[] = [];
   for (const o of outcomes) {
-    if (o.status === 'aborted') return o;
+    if (o.status === 'aborted' || o.status === 'deferred') return o;
     finished.push(o);
   }
-  const votes = finished.map((o, i) => voteOf(o, judge.metric, panel.members[i]!.label));
+  const votes = finished.map((o, i) => voteOf(o, panel.members[i]!.label));
   // Every member's passes, each marked with its judge: the editor's judge × pass table and the
   // position-bias figures read them from the one `m/passes` column.
   const passes = finished.flatMap((o, i) => {
-    const p = o.line[`${judge.metric}/passes`];
+    const p = o.columns.passes;
     return Array.isArray(p) ? p.map((x: unknown) => ({ judge: panel.members[i]!.label, ...(x as Record<string, unknown>) })) : [];
   });
   const verdict = aggregatePanel(panelShape(judge, panel), votes);
   const columns = { ...verdict.columns, ...(judge.config.kind === 'pairwise' ? { passes } : {}) };
-  const line = resultLine(row, judge, columns);
-  return verdict.ok ? { status: 'ok', line } : { status: 'failed', line, error: verdict.error, kind: verdict.kind };
+  return verdict.ok ? { status: 'ok', columns } : { status: 'failed', columns, error: verdict.error, kind: verdict.kind };
 }

@@ -84,6 +84,11 @@ function meanOf(votes: readonly JudgeVote[], key: 'flip_rate' | 'score_sd'): Rec
   return xs.length > 0 ? { [key]: round6(mean(xs)) } : {};
 }
 
+function statedConfidence(votes: readonly JudgeVote[]): number | null {
+  const stated = votes.flatMap((v) => (typeof v.confidence === 'number' ? [v.confidence] : []));
+  return stated.length > 0 ? round6(mean(stated)) : null;
+}
+
 /** The row's verdict columns from every configured member's vote (failed members included). */
 export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): PanelVerdict {
   const size = votes.length;
@@ -138,7 +143,8 @@ export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): 
       columns: {
         pairwise_choice: winner,
         justification: agreeing[0]?.justification ?? null,
-        confidence: round6(mean(agreeing.map((v) => v.confidence ?? 0.5))),
+        // The agreeing judges' stated confidence; null when none stated any (a text verdict states none).
+        confidence: statedConfidence(agreeing),
         position_consistent,
         model,
         judges,

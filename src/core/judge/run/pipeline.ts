@@ -15,10 +15,9 @@ import type { PreparedJudge } from '../engine/prepare';
 import { scanResults, type ResumeScan } from './scan';
 import { ResultsWriter, type WriterOptions } from './writer';
 import type { RetryPolicy } from '../transport/retry';
-import type { RowOutcome } from '../engine/row';
-import { inRange, runJudge, type RowRange } from './runner';
+import { inRange, runJudge, type RowRange, type WrittenOutcome } from './runner';
 import { RunStats } from './stats';
-import { tieredRowJudge, type TierOptions, type TierStats } from '../tiers/tiered';
+import type { TierOptions, TierStats } from '../tiers/tiered';
 import type { JudgeClient } from '../transport/types';
 
 export type ResultsMode = 'new' | 'resume' | 'overwrite';
@@ -47,7 +46,7 @@ export interface PipelineOptions {
   log?: (message: string) => void;
   onSkip?: (skip: DatasetSkip) => void;
   /** A row was written. */
-  onLine?: (line: Record<string, unknown>, outcome: Exclude<RowOutcome, { status: 'aborted' }>) => void;
+  onLine?: (line: Record<string, unknown>, outcome: WrittenOutcome) => void;
   /** Counted before judging starts (the total is in `stats.total`). */
   onStart?: (stats: RunStats, scan: ResumeScan | undefined) => void;
   /** The endpoint went down (a state) or came back (undefined). */
@@ -109,7 +108,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   const open = (signal: AbortSignal) => (opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal }));
 
   try {
-    stats.total = await countRows(open(stop.signal), opts.rows, scan?.done);
+    stats.total = await countRows(open(stop.signal), opts.rows, scan);
     opts.onStart?.(stats, scan);
     const gate = new OutageGate(opts.outage, {
       onChange: (state) => {
@@ -147,11 +146,11 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         ...(opts.cacheScope !== undefined ? { cacheScope: opts.cacheScope } : {}),
         ...(opts.limiter ? { limiter: opts.limiter } : {}),
         ...(opts.rows ? { rows: opts.rows } : {}),
-        ...(scan ? { done: scan.done } : {}),
+        ...(scan ? { resume: scan } : {}),
         ...(opts.log ? { log: opts.log } : {}),
         ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
         ...(opts.panel ? { panel: opts.panel } : {}),
-        ...(opts.tiers ? { judgeRow: tieredRowJudge(opts.tiers.options, opts.tiers.stats) } : {}),
+        ...(opts.tiers ? { tiers: opts.tiers } : {}),
       });
     } catch (e) {
       if (writer.failure && e === writer.failure) {
@@ -206,7 +205,7 @@ async function checkResume(opts: PipelineOptions): Promise<ResumeScan> {
 }
 
 function nothingReadReason(stats: RunStats, reason: StopReason): string | undefined {
-  if (reason !== 'done' || stats.done > 0 || stats.alreadyDone > 0) return undefined;
+  if (reason !== 'done' || stats.done > 0 || stats.alreadyDone > 0 || stats.moved > 0) return undefined;
   if (stats.skippedLines > 0) {
     const reasons = Object.entries(stats.skippedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
     return `none of the selected records could be read (${stats.skippedLines} skipped: ${reasons}); nothing was judged`;
@@ -215,17 +214,29 @@ function nothingReadReason(stats: RunStats, reason: StopReason): string | undefi
 }
 
 /** Rows this run will judge, for the progress total (a streaming pass; memory stays flat). */
-export async function countRows(items: AsyncIterable<DatasetItem>, rows: RowRange | undefined, done: ReadonlySet<number> | undefined): Promise<number> {
+export async function countRows(items: AsyncIterable<DatasetItem>, rows: RowRange | undefined, resume: Pick<ResumeScan, 'decide'> | undefined): Promise<number> {
   let n = 0;
   try {
     for await (const item of items) {
       if (rows?.to !== undefined && item.row > rows.to) break;
-      if (inRange(item.row, rows) && !isSkip(item) && !done?.has(item.row)) n++;
+      if (inRange(item.row, rows) && !isSkip(item) && (resume === undefined || resume.decide(item.row, item.record).action === 'judge')) n++;
     }
   } catch (e) {
     throw new PipelineError('dataset-unreadable', e instanceof Error ? e.message : String(e));
   }
   return n;
+}
+
+/** What resume did with lines that no longer match their row, for the front end to say. */
+export function resumeNotices(stats: RunStats): string[] {
+  const notes: string[] = [];
+  if (stats.setAside > 0) {
+    notes.push(
+      `${stats.setAside} line(s) set aside: their _key is not the inputs of the dataset row at their _row (the dataset changed since they were judged), so those rows were judged again`,
+    );
+  }
+  if (stats.moved > 0) notes.push(`${stats.moved} verdict(s) carried to the row number their inputs have now (rows were inserted or moved), without a request`);
+  return notes;
 }
 
 /** The line a front end prints after an interrupted run: how to finish it. */

@@ -11,9 +11,11 @@ import type { PreparedJudge } from '../engine/prepare';
 import { DEFAULT_RETRY } from '../transport/retry';
 import type { RetryPolicy } from '../transport/retry';
 import type { OutageGate } from '../transport/outage';
-import { judgePanelRow, type Panel } from '../panel/panel';
-import { judgeRow, type RowOutcome } from '../engine/row';
-import { SelfJudgingGuard } from '../engine/selfJudging';
+import type { Panel } from '../panel/panel';
+import { composeJudge, judgeLine, selfJudgingGuard, type Composition, type LineOutcome } from '../engine/compose';
+import type { TierOptions, TierStats } from '../tiers/tiered';
+import { judgeColumnsOf, resultLine } from '../engine/line';
+import type { ResumeScan } from './scan';
 import { RunStats } from './stats';
 import type { JudgeClient } from '../transport/types';
 
@@ -40,7 +42,7 @@ export interface RunnerOptions {
    * Appends one finished row to the results (called once per row, in completion order). When it
    * throws, no further row is started and the error is rethrown once the rows in flight settle.
    */
-  write: (line: Record<string, unknown>, outcome: Exclude<RowOutcome, { status: 'aborted' }>) => void;
+  write: (line: Record<string, unknown>, outcome: WrittenOutcome) => void;
   /** Pauses the run as a whole while the endpoint is down. */
   outage?: OutageGate;
   samples?: number;
@@ -50,8 +52,8 @@ export interface RunnerOptions {
   /** Distinguishes endpoints in cache keys; the base URL. */
   cacheScope?: string;
   rows?: RowRange;
-  /** Row numbers already in the results file (--resume). */
-  done?: ReadonlySet<number>;
+  /** The results file being resumed: which rows it holds a judgment of, by `_key` (see scan.ts). */
+  resume?: Pick<ResumeScan, 'decide' | 'read'>;
   signal?: AbortSignal;
   /** One-line notices for stderr (structured-output fallbacks, cache trouble). */
   log?: (message: string) => void;
@@ -61,9 +63,12 @@ export interface RunnerOptions {
   limiter?: LimiterOptions;
   /** A panel of judges: every member judges every row (client, settings and cacheScope above are unused). */
   panel?: Panel;
-  /** Judges one row; default `judgeRow` (tiered runs pass their own, see tiered.ts). */
-  judgeRow?: typeof judgeRow;
+  /** Tiered judging: a screen model first; the run's judge (one model or the panel) for the rows it escalates. */
+  tiers?: { options: TierOptions; stats: TierStats };
 }
+
+/** A row the runner wrote (a transport that defers rows has no place in a run). */
+export type WrittenOutcome = Exclude<LineOutcome, { status: 'aborted' } | { status: 'deferred' }>;
 
 export interface RunResult {
   stats: RunStats;
@@ -111,13 +116,17 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
     },
   };
 
+  const composition: Composition = {
+    judge: opts.judge,
+    samples,
+    ...(opts.panel ? { panel: opts.panel } : {}),
+    ...(opts.tiers ? { tiers: opts.tiers } : {}),
+  };
+  const judgeOne = composeJudge(composition);
+  const guard = selfJudgingGuard(composition, opts.settings.model, opts.log);
   // Enough rows in flight to keep every call slot busy, but no more: memory stays bounded.
   const callsPerRow = samples * opts.judge.strategy.orders.length * (opts.panel?.members.length ?? 1);
   const maxRows = Math.max(2, Math.ceil((2 * concurrency) / callsPerRow));
-  const field = opts.judge.config.generator_field;
-  const guard = field
-    ? new SelfJudgingGuard(field, opts.panel?.members.map((m) => ({ label: m.label, model: m.settings.model })) ?? [{ label: opts.settings.model, model: opts.settings.model }], opts.log)
-    : undefined;
   const inflight = new Set<Promise<void>>();
   // Woken when a row finishes; racing every in-flight promise per row would attach a reaction to
   // each of them every time (O(rows in flight) work and memory per row started).
@@ -127,11 +136,10 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   let readError: unknown;
 
   const start = (row: DatasetRow) => {
-    const task = (opts.panel ? judgePanelRow(row, opts.judge, samples, ctx, opts.panel) : (opts.judgeRow ?? judgeRow)(row, opts.judge, samples, ctx))
+    const task = judgeLine(row, composition, judgeOne, ctx, guard)
       .then((outcome) => {
         if (outcome.status === 'aborted' || fatalError) return;
-        const same = guard?.check(row.record) ?? [];
-        if (same.length > 0) outcome.line[`${opts.judge.metric}/self_judging`] = same;
+        if (outcome.status === 'deferred') throw new Error('a transport deferred a row in a run; only provider batches defer');
         opts.write(outcome.line, outcome);
         stats.done++;
         if (outcome.status === 'ok') stats.ok++;
@@ -168,10 +176,20 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
         else opts.log?.(item.error);
         continue;
       }
-      if (opts.done?.has(item.row)) {
+      const decision = opts.resume?.decide(item.row, item.record);
+      if (decision?.action === 'keep') {
         stats.alreadyDone++;
         continue;
       }
+      if (decision?.action === 'move') {
+        // These inputs were judged under another row number: the verdict follows them, no request.
+        const old = await opts.resume!.read(decision.from);
+        const line = resultLine(item, opts.judge, judgeColumnsOf(old, opts.judge.metric));
+        opts.write(line, { status: 'ok', line });
+        stats.moved++;
+        continue;
+      }
+      if (decision?.setAside) stats.setAside++;
       while (inflight.size >= maxRows) await settled();
       if (signal.aborted || fatalError) break;
       start(item);

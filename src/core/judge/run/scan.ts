@@ -2,10 +2,34 @@
 // versions wrote them, and cutting off a torn last line so appending cannot glue two rows together.
 import { createReadStream, promises as fs } from 'node:fs';
 import * as readline from 'node:readline';
+import { rowKey } from '../../results/keys';
 import { ROW_KEY } from '../../results/latest';
+import { KEY_KEY } from '../engine/line';
+
+/** The line standing for one `_row`: its row identity and whether it is a failure. */
+interface RowEntry {
+  key: string | undefined;
+  failed: boolean;
+}
+
+/** Where a judged line is in the file, to carry its verdict to the row that now has its inputs. */
+export interface LineAt {
+  row: number;
+  offset: number;
+  length: number;
+}
+
+/** What resume does with a dataset row, given the results file. */
+export type ResumeDecision =
+  /** The line at this row is a judgment of this very row (same `_key`): kept. */
+  | { action: 'keep' }
+  /** A judgment of these inputs stands under another row number (the dataset moved): its verdict is carried over, no request. */
+  | { action: 'move'; from: LineAt }
+  /** No judgment of this row: judge it. `setAside`: the line at this row belongs to other inputs. */
+  | { action: 'judge'; setAside: boolean };
 
 export interface ResumeScan {
-  /** Rows whose last line is a judgment (kept by --resume). */
+  /** Rows whose last line is a judgment (kept by --resume when its `_key` matches). */
   done: Set<number>;
   /** Rows whose last line is a failure (judged again by --resume). */
   failed: Set<number>;
@@ -20,11 +44,19 @@ export interface ResumeScan {
   foreign: number;
   /** Another metric named by the foreign lines, for the message. */
   foreignMetric?: string;
+  /** Whether the line standing for `row` is a judgment of exactly these inputs (its `_key`). */
+  keeps(row: number, record: Record<string, unknown>): boolean;
+  /** What resume does with this dataset row (see ResumeDecision). */
+  decide(row: number, record: Record<string, unknown>): ResumeDecision;
+  /** The line a `move` decision points at. */
+  read(at: LineAt): Promise<Record<string, unknown>>;
 }
 
 export interface ScanOptions {
   /** The metric this run writes; lines of other metrics are counted as foreign. */
   metric?: string;
+  /** The judge's key fields: a line is a row's only when its `_key` is the row's (design.md, row identity). */
+  keyFields?: readonly string[];
 }
 
 /**
@@ -33,7 +65,30 @@ export interface ScanOptions {
  * judged again. Where a row has several lines, the last one stands.
  */
 export async function scanResults(file: string, opts: ScanOptions = {}): Promise<ResumeScan> {
-  const scan: ResumeScan = { done: new Set(), failed: new Set(), lines: 0, warnings: [], hashes: new Map(), unhashed: 0, foreign: 0 };
+  const byRow = new Map<number, RowEntry>();
+  const byKey = new Map<string, LineAt>();
+  const keyOf = (record: Record<string, unknown>) => (opts.keyFields ? rowKey(record, opts.keyFields) : undefined);
+  const decide = (row: number, record: Record<string, unknown>): ResumeDecision => {
+    const at = byRow.get(row);
+    const key = keyOf(record);
+    if (at && !at.failed && (key === undefined || at.key === key)) return { action: 'keep' };
+    // A failed row is judged again, never given another row's verdict.
+    const moved = key !== undefined && !(at?.failed && at.key === key) ? byKey.get(key) : undefined;
+    if (moved) return { action: 'move', from: moved };
+    return { action: 'judge', setAside: at !== undefined && !at.failed && key !== undefined && at.key !== key };
+  };
+  const scan: ResumeScan = {
+    done: new Set(),
+    failed: new Set(),
+    lines: 0,
+    warnings: [],
+    hashes: new Map(),
+    unhashed: 0,
+    foreign: 0,
+    keeps: (row, record) => decide(row, record).action === 'keep',
+    decide,
+    read: (at) => readLineAt(file, at),
+  };
   let size: number;
   try {
     size = (await fs.stat(file)).size;
@@ -47,9 +102,12 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
   const prefix = opts.metric !== undefined ? `${opts.metric}/` : undefined;
   const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   let n = 0;
+  let offset = 0;
   const bad: number[] = [];
   for await (const text of lines) {
     n++;
+    const at = offset;
+    offset += Buffer.byteLength(text) + 1;
     if (text.trim() === '') continue;
     let record: Record<string, unknown>;
     try {
@@ -78,7 +136,10 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
       else scan.unhashed++;
     }
     const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
+    const key = typeof record[KEY_KEY] === 'string' ? (record[KEY_KEY] as string) : undefined;
     // The last line per row stands: a retried row moves from failed to done, or back.
+    byRow.set(row, { key, failed });
+    if (key !== undefined && !failed) byKey.set(key, { row, offset: at, length: Buffer.byteLength(text) });
     if (failed) {
       scan.failed.add(row);
       scan.done.delete(row);
@@ -94,6 +155,18 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
     );
   }
   return scan;
+}
+
+/** The text of a line found by the scan (to carry its verdict over to the row's new number). */
+export async function readLineAt(file: string, at: LineAt): Promise<Record<string, unknown>> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(at.length);
+    await handle.read(buf, 0, at.length, at.offset);
+    return JSON.parse(buf.toString('utf8')) as Record<string, unknown>;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The metric of a results line's judge columns (`m/score`, `m/pairwise_choice`, …), if any. */

@@ -18,6 +18,10 @@ export class RunStats {
   alreadyDone = 0;
   /** Rows whose last results line was a failure, judged again by --resume. */
   retriedFailed = 0;
+  /** --resume: lines at a row whose `_key` is another row's inputs (the dataset changed): not kept; the row is judged again. */
+  setAside = 0;
+  /** --resume: verdicts carried to the row number their inputs have now (rows inserted or moved), without a request. */
+  moved = 0;
   /** While the endpoint is down and the run waits: when it began and when the next try is. */
   outage: { since: number; nextTryAt: number; lastError: string } | undefined;
   /** HTTP attempts, including retries and repair requests. */
@@ -45,6 +49,20 @@ export class RunStats {
     this.usage.completionTokens += usage.completionTokens;
     this.usage.totalTokens += usage.totalTokens;
     if (usage.cachedTokens) this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + usage.cachedTokens;
+  }
+
+  /** Adds another counter's calls, usage and repairs (a batch row judged on its own counters, counted once written). */
+  absorb(other: RunStats): void {
+    this.calls += other.calls;
+    this.retries += other.retries;
+    this.rateLimited += other.rateLimited;
+    this.repairs += other.repairs;
+    this.cacheHits += other.cacheHits;
+    this.usageMissing += other.usageMissing;
+    this.usage.promptTokens += other.usage.promptTokens;
+    this.usage.completionTokens += other.usage.completionTokens;
+    this.usage.totalTokens += other.usage.totalTokens;
+    if (other.usage.cachedTokens) this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + other.usage.cachedTokens;
   }
 
   get elapsedMs(): number {

@@ -58,6 +58,7 @@ export function criteriaStrategy(config: TemplateConfig): JudgeStrategy<Criteria
     jsonSchema: criteriaJsonSchema(config),
     instruction: repairInstruction(config),
     orders: ['AB'],
+    verdictKey: (reply) => names.map((n) => `${n}=${reply.criteria[n]?.score}`).join(','),
     mapBack: (reply) => reply,
     merge: (passes) => ({ reply: passes[0]!.reply }),
     columns(judgments, samples) {

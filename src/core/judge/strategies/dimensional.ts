@@ -67,6 +67,7 @@ export function dimensionalStrategy(
     jsonSchema: dimensionalJsonSchema(config),
     instruction: repairInstruction(config),
     orders: config.model.swap === false ? ['AB'] : ['AB', 'BA'],
+    verdictKey: (reply) => `${reply.overall.winner} ${reply.overall.degree} ${reply.ranking.A}/${reply.ranking.B}`,
     mapBack: (reply, order) => (order === 'BA' ? mapBack(reply) : reply),
     // Called on the reply as the judge wrote it, so the follow-up speaks the judge's own labels.
     ...(options.reaskOnViolation

@@ -13,6 +13,106 @@ export function extractJson(text: string): Extraction {
   return extractFrom(stripThinking(text.replace(/^\uFEFF/, '')));
 }
 
+export interface JsonCandidate {
+  value: unknown;
+  source: ExtractSource;
+  /** The JSON text that was parsed. */
+  json: string;
+}
+
+/**
+ * Every JSON value in the reply that could be its verdict: the whole reply when it is JSON, else
+ * each fence and each top-level balanced object (an object inside a fence is found by both; callers
+ * compare values, so it counts once). `firstError` explains why nothing parsed.
+ */
+export function jsonCandidates(text: string): { candidates: JsonCandidate[]; firstError?: string } {
+  const body = stripThinking(text.replace(/^\uFEFF/, ''));
+  const trimmed = body.trim();
+  if (trimmed === '') return { candidates: [], firstError: 'the reply is empty; expected a JSON object' };
+  const bare = parseLenient(trimmed);
+  if (bare.ok) return { candidates: [{ value: bare.value, source: 'bare', json: bare.text }] };
+  const candidates: JsonCandidate[] = [];
+  let firstError: string | undefined;
+  for (const fence of fences(body)) {
+    const parsed = parseLenient(fence.trim());
+    if (parsed.ok) candidates.push({ value: parsed.value, source: 'fence', json: parsed.text });
+    else firstError ??= `the JSON in the code fence is invalid (${parsed.error})`;
+  }
+  for (const candidate of balancedObjects(body)) {
+    const parsed = parseLenient(candidate);
+    if (parsed.ok) candidates.push({ value: parsed.value, source: 'object', json: parsed.text });
+    else firstError ??= `the JSON object in the reply is invalid (${parsed.error})`;
+  }
+  return candidates.length > 0 || firstError ? { candidates, ...(firstError ? { firstError } : {}) } : { candidates, firstError: 'the reply contains no JSON object' };
+}
+
+/**
+ * The one verdict a reply's JSON states. `read` checks one candidate (schema, field names); a JSON
+ * object that repeats a key is never read (JSON.parse would keep the last value silently), and two
+ * readable candidates whose `key`s differ make the reply ambiguous: an error, never a pick.
+ */
+export function pickJsonVerdict<T>(
+  text: string,
+  read: (value: unknown) => { ok: true; value: T } | { ok: false; error: string },
+  key: (value: T) => string,
+): { ok: true; value: T } | { ok: false; error: string } {
+  const { candidates, firstError } = jsonCandidates(text);
+  const found: { value: T; key: string }[] = [];
+  let error = firstError;
+  const errors: string[] = [];
+  for (const c of candidates) {
+    const repeated = repeatedKey(c.json);
+    if (repeated !== undefined) {
+      errors.push(`the JSON object gives the key "${repeated}" more than once; give each field once`);
+      continue;
+    }
+    const r = read(c.value);
+    if (r.ok) found.push({ value: r.value, key: key(r.value) });
+    else errors.push(r.error);
+  }
+  const distinct = [...new Map(found.map((f) => [f.key, f])).values()];
+  if (distinct.length === 1) return { ok: true, value: distinct[0]!.value };
+  if (distinct.length > 1) {
+    return { ok: false, error: `the reply holds ${distinct.length} different verdicts in its JSON (${distinct.map((d) => d.key).join(' / ')}); give exactly one` };
+  }
+  error = errors[0] ?? error;
+  return { ok: false, error: error ?? 'the reply contains no JSON object' };
+}
+
+/** The first key that an object in `json` (valid JSON) gives twice, at any depth. */
+export function repeatedKey(json: string): string | undefined {
+  // Each open object's keys so far; arrays push null. `expectKey`: the next string is a key.
+  const stack: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < json.length && json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectKey && top) {
+        const k = JSON.parse(json.slice(i, j + 1)) as string;
+        if (top.has(k)) return k;
+        top.add(k);
+      }
+      expectKey = false;
+      i = j;
+    } else if (c === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === '[') {
+      stack.push(null);
+      expectKey = false;
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      expectKey = false;
+    } else if (c === ',') {
+      expectKey = stack[stack.length - 1] !== null && stack.length > 0;
+    }
+  }
+  return undefined;
+}
+
 function extractFrom(text: string): Extraction {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: false, error: 'the reply is empty; expected a JSON object' };
@@ -104,18 +204,18 @@ function matchingBrace(text: string, start: number): number {
   return -1;
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+type Parsed = { ok: true; value: unknown; /** the text JSON.parse accepted */ text: string } | { ok: false; error: string };
 
 /** Strict JSON.parse, then once more with trailing commas removed (outside strings only). */
 function parseLenient(json: string): Parsed {
   try {
-    return { ok: true, value: JSON.parse(json) };
+    return { ok: true, value: JSON.parse(json), text: json };
   } catch (e) {
     const error = e instanceof Error ? e.message : String(e);
     const fixed = removeTrailingCommas(json);
     if (fixed === json) return { ok: false, error };
     try {
-      return { ok: true, value: JSON.parse(fixed) };
+      return { ok: true, value: JSON.parse(fixed), text: fixed };
     } catch {
       return { ok: false, error };
     }

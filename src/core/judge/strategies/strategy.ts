@@ -47,6 +47,7 @@ export function pointwiseStrategy(config: TemplateConfig): JudgeStrategy<Pointwi
     jsonSchema: replyJsonSchema(config),
     instruction: repairInstruction(config),
     orders: ['AB'],
+    verdictKey: (reply) => String(reply.score),
     mapBack: (reply) => reply,
     merge: (passes) => ({ reply: passes[0]!.reply }),
     columns(judgments, samples) {
@@ -135,6 +136,7 @@ export function pairwiseStrategy(config: TemplateConfig): JudgeStrategy<Pairwise
     jsonSchema: replyJsonSchema(config),
     instruction: repairInstruction(config),
     orders: config.model.swap === false ? ['AB'] : ['AB', 'BA'],
+    verdictKey: (reply) => reply.winner,
     mapBack: (reply, order) => (order === 'BA' ? { ...reply, winner: swapWinner(reply.winner) } : reply),
     merge: mergeSwap,
     columns(judgments, samples) {

@@ -8,9 +8,9 @@ import type { CheckOutcome, JudgeStrategy } from './types';
 export function withTextVerdict(strategy: JudgeStrategy, config: TemplateConfig, spec: VerdictSpec): JudgeStrategy {
   const read = verdictReader(spec, config.kind, config.scale);
   const parse = (text: string): CheckOutcome<Record<string, unknown>> => {
+    // NaN, not a number the judge never gave: withoutConfidence writes null in its place.
     const v = read(text);
     if (!v.ok) return v;
-    // NaN, not a number the judge never gave: columns() writes null in its place.
     return { ok: true, value: 'score' in v ? { justification: v.justification, score: v.score } : { justification: v.justification, winner: v.winner, confidence: Number.NaN } };
   };
   const repair = (error: string) => verdictRepair(error, spec, config.kind, config.scale);
@@ -24,9 +24,14 @@ export function withTextVerdict(strategy: JudgeStrategy, config: TemplateConfig,
   };
 }
 
+/**
+ * A text verdict states no confidence, so each pass's is null and so is the verdict's, except where
+ * the swap rule sets it: orders that disagree give TIE with confidence 0.5, as for JSON templates.
+ * The strategy carries NaN for "not stated"; a mean over a NaN stays NaN and becomes null here.
+ */
 function withoutConfidence(columns: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...columns };
-  if ('confidence' in out) out.confidence = null;
+  if (typeof out.confidence !== 'number' || Number.isNaN(out.confidence)) out.confidence = null;
   if (Array.isArray(out.passes)) out.passes = out.passes.map((p: Record<string, unknown>) => ({ ...p, confidence: null }));
   return out;
 }

@@ -32,6 +32,11 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
   parse?(text: string): CheckOutcome<R>;
   /** The repair request for a reply `parse` could not read (default: the JSON repair message). */
   repair?(error: string): string;
+  /**
+   * What a JSON reply's verdict says, to tell two JSON verdicts in one reply apart (default: the
+   * reply without its texts). Two different keys in one reply make it invalid, never a pick.
+   */
+  verdictKey?(reply: R): string;
   /** The orders one judgment renders, in the order passes are reported. */
   readonly orders: readonly PassOrder[];
   /** A reply to the prompt rendered in `order`, restated in the original labels. */

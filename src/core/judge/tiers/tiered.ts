@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { DatasetRow } from '../../dataset/types';
 import type { EngineContext } from '../engine/pass';
-import type { PreparedJudge } from '../engine/prepare';
-import { judgeRow, type RowOutcome } from '../engine/row';
+import type { RowOutcome, RowVerdict } from '../engine/row';
 import type { RunStats } from '../run/stats';
 import type { JudgeClient, TokenUsage } from '../transport/types';
 
@@ -71,14 +70,14 @@ export class TierStats {
 }
 
 /** Which escalation rules a screen outcome meets, in a fixed order. */
-export function escalationReasons(outcome: Exclude<RowOutcome, { status: 'aborted' }>, metric: string, rule: EscalationRule): EscalationReason[] {
+export function escalationReasons(outcome: RowVerdict, rule: EscalationRule): EscalationReason[] {
   if (outcome.status === 'failed') return rule.failed === false ? [] : ['failed'];
-  const line = outcome.line;
+  const c = outcome.columns;
   const reasons: EscalationReason[] = [];
-  const confidence = line[`${metric}/confidence`];
+  const confidence = c.confidence;
   if (rule.confidenceBelow !== undefined && typeof confidence === 'number' && confidence < rule.confidenceBelow) reasons.push('low-confidence');
-  if (rule.inconsistent && line[`${metric}/position_consistent`] === false) reasons.push('inconsistent');
-  const score = line[`${metric}/score`];
+  if (rule.inconsistent && c.position_consistent === false) reasons.push('inconsistent');
+  const score = c.score;
   if (rule.band && typeof score === 'number' && score >= rule.band[0] && score <= rule.band[1]) reasons.push('band');
   return reasons;
 }
@@ -90,16 +89,15 @@ export function auditPick(seed: number, row: number, percent: number): boolean {
   return (h.readUInt32BE(0) / 2 ** 32) * 100 < percent;
 }
 
-export function verdictOf(outcome: Exclude<RowOutcome, { status: 'aborted' }>, metric: string): TierVerdict {
-  const l = outcome.line;
-  const get = (k: string) => l[`${metric}/${k}`];
-  const v: TierVerdict = { model: String(get('model') ?? ''), confidence: typeof get('confidence') === 'number' ? (get('confidence') as number) : null };
-  if (`${metric}/pairwise_choice` in l) {
-    v.pairwise_choice = (get('pairwise_choice') as string | null) ?? null;
-    v.position_consistent = (get('position_consistent') as boolean | null) ?? null;
+export function verdictOf(outcome: RowVerdict, kind: 'pointwise' | 'pairwise'): TierVerdict {
+  const c = outcome.columns;
+  const v: TierVerdict = { model: String(c.model ?? ''), confidence: typeof c.confidence === 'number' ? c.confidence : null };
+  if (kind === 'pairwise') {
+    v.pairwise_choice = (c.pairwise_choice as string | null | undefined) ?? null;
+    v.position_consistent = (c.position_consistent as boolean | null | undefined) ?? null;
   } else {
-    v.score = (get('score') as number | null) ?? null;
-    if (`${metric}/score_rounded` in l) v.score_rounded = (get('score_rounded') as number | null) ?? null;
+    v.score = (c.score as number | null | undefined) ?? null;
+    if ('score_rounded' in c) v.score_rounded = (c.score_rounded as number | null) ?? null;
   }
   if (outcome.status === 'failed') v.error_kind = outcome.kind;
   return v;
@@ -120,10 +118,15 @@ function tally(stats: RunStats, into: TokenUsage): RunStats {
   });
 }
 
-/** The runner's per-row judge for a tiered run. */
-export function tieredRowJudge(tiers: TierOptions, stats: TierStats) {
-  return async (row: DatasetRow, judge: PreparedJudge, samples: number, ctx: EngineContext): Promise<RowOutcome> => {
-    const m = judge.metric;
+/** Judges a row in a context: a single judge or a panel (see engine/compose.ts). */
+export type ContextJudge = (row: DatasetRow, ctx: EngineContext) => Promise<RowOutcome>;
+
+/**
+ * The tiered row judge: `judgeAt(row, ctx)` judges with whatever the context names, so the screen
+ * is the same judge at the screen model, and `big` is the run's judge (one model, or a panel).
+ */
+export function tieredJudge(tiers: TierOptions, stats: TierStats, kind: 'pointwise' | 'pairwise', screen: ContextJudge, big: ContextJudge): ContextJudge {
+  return async (row, ctx) => {
     const screenTokens = usage0();
     const judgeTokens = usage0();
     const screenCtx: EngineContext = {
@@ -137,12 +140,12 @@ export function tieredRowJudge(tiers: TierOptions, stats: TierStats) {
       settings: { ...ctx.settings, model: tiers.judgeModel ?? ctx.settings.model },
       stats: tally(ctx.stats, judgeTokens),
     };
-    const screen = await judgeRow(row, judge, samples, screenCtx);
-    if (screen.status === 'aborted') return screen;
-    const reasons = escalationReasons(screen, m, tiers.escalate);
+    const first = await screen(row, screenCtx);
+    if (first.status === 'aborted' || first.status === 'deferred') return first;
+    const reasons = escalationReasons(first, tiers.escalate);
     const audited = reasons.length === 0 && tiers.audit !== undefined && auditPick(tiers.audit.seed, row.row, tiers.audit.percent);
-    const big = reasons.length > 0 || audited ? await judgeRow(row, judge, samples, judgeCtx) : undefined;
-    if (big?.status === 'aborted') return big;
+    const second = reasons.length > 0 || audited ? await big(row, judgeCtx) : undefined;
+    if (second?.status === 'aborted' || second?.status === 'deferred') return second;
 
     stats.rows++;
     if (reasons.length > 0) stats.escalated++;
@@ -150,23 +153,19 @@ export function tieredRowJudge(tiers: TierOptions, stats: TierStats) {
     for (const r of reasons) stats.byReason[r] = (stats.byReason[r] ?? 0) + 1;
     addTo(stats.screen, screenTokens);
     addTo(stats.judge, judgeTokens);
-    addTo(stats.allJudge, big ? judgeTokens : screenTokens);
+    addTo(stats.allJudge, second ? judgeTokens : screenTokens);
 
-    // The deciding tier's line carries the verdict; both verdicts go under `m/tiers`.
-    const decided = reasons.length > 0 && big ? big : screen;
-    const line: Record<string, unknown> = {
-      ...decided.line,
-      [`${m}/tier`]: decided === screen ? 'screen' : 'judge',
-      [`${m}/escalation`]: reasons,
-      [`${m}/audit`]: audited,
+    // The deciding tier's columns carry the verdict; both verdicts go under `m/tiers`.
+    const decided = reasons.length > 0 && second ? second : first;
+    const columns = {
+      ...decided.columns,
+      tier: decided === first ? 'screen' : 'judge',
+      escalation: reasons,
+      audit: audited,
       // audit_percent lets the threshold report weigh audited rows as the sample they are.
-      [`${m}/tiers`]: { screen: verdictOf(screen, m), judge: big ? verdictOf(big, m) : null, audit_percent: tiers.audit?.percent ?? 0 },
+      tiers: { screen: verdictOf(first, kind), judge: second ? verdictOf(second, kind) : null, audit_percent: tiers.audit?.percent ?? 0 },
     };
-    // Keep `template_hash` last, as every other line has it.
-    const hash = line[`${m}/template_hash`];
-    delete line[`${m}/template_hash`];
-    line[`${m}/template_hash`] = hash;
-    return decided.status === 'ok' ? { status: 'ok', line } : { ...decided, line };
+    return decided.status === 'ok' ? { status: 'ok', columns } : { ...decided, columns };
   };
 }
 

@@ -117,7 +117,7 @@ export class OpenAICompatibleClient implements JudgeClient {
 }
 
 /** The SDK's logprobs content as our tokens; null when the endpoint sent none. */
-function toTokens(content: unknown): TokenLogprob[] | null {
+export function toTokens(content: unknown): TokenLogprob[] | null {
   if (!Array.isArray(content) || content.length === 0) return null;
   return content.flatMap((t: unknown) => {
     const { token, logprob, top_logprobs: top } = (t ?? {}) as { token?: unknown; logprob?: unknown; top_logprobs?: unknown };

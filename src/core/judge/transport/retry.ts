@@ -2,7 +2,7 @@
 // errors, honouring the server's retry-after; everything else fails at once.
 import type { AdaptiveLimiter } from './limiter';
 import type { JudgeClient, JudgeRequest, JudgeResponse } from './types';
-import { internalError, JudgeError } from './types';
+import { internalError, JudgeError, ReplyNotReady } from './types';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -67,6 +67,8 @@ export async function callWithRetry(request: JudgeRequest, ctx: CallContext): Pr
       ctx.limiter.onSuccess();
       return response;
     } catch (e) {
+      // A transport that answers later (a provider batch) is not a failure to retry.
+      if (e instanceof ReplyNotReady) throw e;
       // Clients map every transport failure to a JudgeError; anything else is a bug of ours.
       error = e instanceof JudgeError ? e : internalError(e);
       if (error.kind === 'rate-limit') ctx.limiter.onRateLimit(error.options.retryAfterMs);

@@ -21,6 +21,31 @@ export interface JudgeRequest {
   /** Ask for token logprobs (`logprobs: true, top_logprobs: 20`), for `scoring: expected`. */
   logprobs?: boolean;
   signal?: AbortSignal;
+  /** Which pass of which row this request is (never sent): a transport that answers from a file, like a provider batch, finds the reply by it. */
+  tag?: RequestTag;
+}
+
+/** A request's place in the engine's path: row, sample and order, and which step of the pass it is. */
+export interface RequestTag {
+  row: number;
+  sample: number;
+  order: 'AB' | 'BA';
+  /** `judge`: the pass's first request; `repair`: the one repair request; `follow-up`: a strategy's follow-up. */
+  step: 'judge' | 'repair' | 'follow-up';
+  /** For a repair: the reply that could not be used, and why (the repair request quotes both). */
+  previous?: string;
+  error?: string;
+}
+
+/**
+ * Thrown by a transport that cannot answer yet (a provider batch still running, a repair queued for
+ * the next batch): the row is neither judged nor failed, and the same row is judged again later.
+ */
+export class ReplyNotReady extends Error {
+  override readonly name = 'ReplyNotReady';
+  constructor(readonly tag: RequestTag | undefined) {
+    super('the reply is not available yet');
+  }
 }
 
 /** One reply token with the endpoint's most likely alternatives at its position. */
@@ -58,7 +83,8 @@ export class JudgeError extends Error {
   constructor(
     readonly kind: JudgeErrorKind,
     message: string,
-    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown } = {},
+    /** `errorKind`: the results kind when a transport knows it outright (a provider batch's line). */
+    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown; errorKind?: ErrorKind } = {},
   ) {
     super(message);
     this.name = 'JudgeError';
@@ -70,7 +96,7 @@ export class JudgeError extends Error {
 
   /** The results file's `error_kind` for this failure (see core/results/errorKinds.ts). */
   get errorKind(): ErrorKind {
-    return errorKindOf(this.kind, this.options.status);
+    return this.options.errorKind ?? errorKindOf(this.kind, this.options.status);
   }
 }
 

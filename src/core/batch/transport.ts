@@ -1,0 +1,105 @@
+// A provider batch as a transport of the engine: the engine judges a row exactly as `run` does and
+// asks this client for each reply; the client answers from the batch's output file by the
+// request's custom_id. A repair the batch has not answered yet is queued for `batch submit
+// --repairs` (or sent now with --repair-sync), and the row waits (ReplyNotReady) until it has.
+import type { JudgeClient, JudgeRequest, JudgeResponse, RequestTag } from '../judge/transport/types';
+import { JudgeError, ReplyNotReady } from '../judge/transport/types';
+import { missingReply, type BatchReply } from './replies';
+import { requestId, type BatchEntry, type RepairEntry } from './state';
+
+/** What to do with an invalid reply: queue a repair batch, repair now through the client, or fail the row. */
+export type RepairMode = 'batch' | 'sync' | 'none';
+
+/** The repairs of a collect: their replies, the ones still running, and the queue for the next submit. */
+export class RepairBook {
+  /** Repair replies by the custom_id of the request they repair. */
+  readonly replies = new Map<string, BatchReply>();
+  /** Requests whose repair batch is still running. */
+  readonly running = new Set<string>();
+  /** Repairs actually sent now (--repair-sync). */
+  sentNow = 0;
+
+  constructor(
+    readonly mode: RepairMode,
+    private readonly queue: RepairEntry[],
+    readonly syncClient?: JudgeClient,
+  ) {}
+
+  isQueued(id: string): boolean {
+    return this.queue.some((r) => r.id === id);
+  }
+
+  add(id: string, tag: RequestTag): void {
+    if (!this.isQueued(id)) this.queue.push({ id, text: tag.previous ?? '', error: tag.error ?? '' });
+  }
+
+  /** A queued repair settled another way (synchronously, or failed with --no-repair). */
+  drop(id: string): void {
+    const i = this.queue.findIndex((r) => r.id === id && r.part === undefined);
+    if (i >= 0) this.queue.splice(i, 1);
+  }
+
+  get waiting(): number {
+    return this.queue.filter((r) => r.part === undefined).length;
+  }
+}
+
+/** The batch answers of one judge (a panel member, or the only judge) for the row being collected. */
+export class BatchReplyClient implements JudgeClient {
+  readonly id: string;
+  private part: BatchEntry | undefined;
+  private replies: ReadonlyMap<string, BatchReply> = new Map();
+
+  constructor(
+    private readonly repairs: RepairBook,
+    /** The panel member (1-based) in custom_ids; undefined for one judge. */
+    private readonly judge?: number,
+  ) {
+    this.id = `batch${judge !== undefined ? `#${judge}` : ''}`;
+  }
+
+  /** The part that holds the next row's requests, and its replies. */
+  at(part: BatchEntry, replies: ReadonlyMap<string, BatchReply>): void {
+    this.part = part;
+    this.replies = replies;
+  }
+
+  async complete(request: JudgeRequest): Promise<JudgeResponse> {
+    const tag = request.tag;
+    if (!tag || !this.part) throw new JudgeError('internal', 'a batch reply was asked for without its request tag', { retryable: false });
+    const id = requestId(tag.row, tag.sample, tag.order, this.judge);
+    if (tag.step === 'judge') return answer(this.replies.get(id) ?? missingReply(this.part), request);
+    if (tag.step === 'follow-up') throw new JudgeError('internal', 'a provider batch sends no follow-up requests', { retryable: false });
+    return this.repair(id, tag, request);
+  }
+
+  private async repair(id: string, tag: RequestTag, request: JudgeRequest): Promise<JudgeResponse> {
+    const book = this.repairs;
+    const done = book.replies.get(id);
+    if (done) return answer(done, request);
+    if (book.running.has(id)) throw new ReplyNotReady(tag);
+    if (book.mode === 'sync' && book.syncClient) {
+      const { tag: _tag, ...sent } = request;
+      book.sentNow++;
+      const res = await book.syncClient.complete(sent);
+      book.drop(id);
+      return res;
+    }
+    if (book.mode === 'none') {
+      book.drop(id);
+      throw new JudgeError('config', `invalid reply (${tag.error}); no repair request was sent (--no-repair)`, { retryable: false, errorKind: 'invalid-reply' });
+    }
+    book.add(id, tag);
+    throw new ReplyNotReady(tag);
+  }
+}
+
+function answer(reply: BatchReply, request: JudgeRequest): JudgeResponse {
+  if (!reply.ok) throw new JudgeError('http', reply.error, { retryable: false, errorKind: reply.kind });
+  return {
+    text: reply.text,
+    model: reply.model || request.model,
+    ...(reply.usage ? { usage: reply.usage } : {}),
+    ...(request.logprobs ? { tokens: reply.tokens ?? null } : {}),
+  };
+}
