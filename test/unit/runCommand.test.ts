@@ -1,4 +1,5 @@
-import { templateHash } from '../../src/core/results/keys';
+import { keyFields, rowKey, templateHash } from '../../src/core/results/keys';
+import { parseTemplate } from '../../src/core/template/parse';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -183,7 +184,8 @@ describe('judge-studio run', () => {
     const data = writeJsonl(path.join(dir, 'd.jsonl'), records);
     const out = path.join(dir, 'r.jsonl');
     const hash = templateHash(fs.readFileSync(path.join(EXAMPLES, 'helpfulness.judge'), 'utf8'));
-    fs.writeFileSync(out, `${JSON.stringify({ ...records[1], _row: 2, 'helpfulness/score': 5, 'helpfulness/template_hash': hash })}\n{"_row": 4, "helpf`);
+    const key = rowKey(records[1]!, keyFields(parseTemplate(fs.readFileSync(path.join(EXAMPLES, 'helpfulness.judge'), 'utf8'))));
+    fs.writeFileSync(out, `${JSON.stringify({ ...records[1], _row: 2, _key: key, 'helpfulness/score': 5, 'helpfulness/template_hash': hash })}\n{"_row": 4, "helpf`);
     const { code, io } = await run([path.join(EXAMPLES, 'helpfulness.judge'), '--data', data, ...base(), '--out', out, '--resume', '--no-cache']);
     assert.equal(code, EXIT_OK, io.err);
     assert.match(io.err, /cut off mid-write/);

@@ -6,11 +6,15 @@ import { parseArgs } from 'node:util';
 import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
 import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
 import { newJobState, stateDataFile } from '../../core/batch/job';
-import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState } from '../../core/batch/state';
+import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState, type PanelSpec } from '../../core/batch/state';
 import { submitBatches, submitRepairs } from '../../core/batch/submit';
 import { checkEndpoint } from '../../core/judge/transport/endpoint';
 import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
-import { judgeFromTemplate, prepareJudge, type PreparedJudge } from '../../core/judge/engine/prepare';
+import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
+import { judgeOfState } from '../../core/batch/verify';
+import { compositionError } from '../../core/judge/engine/compose';
+import { memberLabels } from '../../core/judge/panel/panel';
+import { panelRequest } from '../panel';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { strategyFor } from '../../core/judge/strategies/strategy';
@@ -30,6 +34,8 @@ const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state 
                            takes run's --rows, --shard, --samples, --model, --structured, --base-url,
                            --api-key-env, --org, --header, --azure-api-version (deployment as --model),
                            --allow-insecure-http, and --max-completion-tokens (o-series models).
+                           A panel (template model.judges, or --judge MODEL repeated, --min-judges N)
+                           is judged at this one endpoint, one part per judge.
                            Run it again on the same state to finish a submit that was interrupted.
   submit --repairs --state S.json   send the repair requests for invalid replies that collect found
   status --state S.json [--json]    each batch's status and request counts
@@ -61,6 +67,8 @@ const OPTIONS = {
   'allow-insecure-http': { type: 'boolean' },
   'max-completion-tokens': { type: 'boolean' },
   'reask-on-violation': { type: 'boolean' },
+  judge: { type: 'string', multiple: true },
+  'min-judges': { type: 'string' },
   repairs: { type: 'boolean' },
   out: { type: 'string' },
   'repair-sync': { type: 'boolean' },
@@ -120,13 +128,14 @@ async function submit(v: Values, positionals: string[], stateFile: string, io: C
   const judge = judgeFromTemplate(loaded.template, (c) => strategyFor(c));
   if (loaded.template.config && isDimensional(loaded.template.config)) log('rule violations are reported as run reports them; follow-ups are not sent in a batch');
   const dataFile = await checkDataset(io.cwd, v.data);
-  const model = v.model ?? judge.config.model.name;
+  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  const panel = batchPanel(v, judge, templateFile, baseURL);
+  const model = panel ? panel.members.map((m) => m.model).join(', ') : (v.model ?? judge.config.model.name);
   if (!model) throw new UsageError(`no model: pass --model (Azure: the deployment name) or set model.name in ${templateFile}`);
   const samples = v.samples !== undefined ? positiveInt(v.samples, '--samples') : 1;
   const range = v.rows !== undefined ? parseRows(v.rows) : undefined;
   const shard = v.shard !== undefined ? parseShard(v.shard) : undefined;
   const azure = v['azure-api-version'];
-  const baseURL = v['base-url'] ?? io.env.JUDGE_STUDIO_BASE_URL ?? io.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
   const state: BatchState =
     existing ??
     (await newJobState({
@@ -142,6 +151,7 @@ async function submit(v: Values, positionals: string[], stateFile: string, io: C
       maxTokensKey: v['max-completion-tokens'] ? 'max_completion_tokens' : 'max_tokens',
       samples,
       selection: { ...range, ...(shard ? { shard } : {}) },
+      ...(panel ? { panel } : {}),
     }));
   if (existing) {
     if (existing.template.hash !== judge.templateHash) throw new UsageError(`${v.state} was started with template version ${existing.template.hash}; this template is ${judge.templateHash}`);
@@ -156,6 +166,31 @@ async function submit(v: Values, positionals: string[], stateFile: string, io: C
   if (done.renderFailures.length > 0) log(`${done.renderFailures.length} row(s) could not be rendered; collect writes them as failed rows (render)`);
   if (v.json) io.stdout(`${JSON.stringify({ state: v.state, rows: done.totals.rows, requests: done.totals.requests, batches: mains.map((b) => b.id) }, null, 2)}\n`);
   return EXIT_OK;
+}
+
+/**
+ * The panel a batch judges with (template model.judges or --judge), all at the batch's endpoint:
+ * a provider batch goes to one endpoint, so a member naming another one is refused up front.
+ */
+function batchPanel(v: Values, judge: PreparedJudge, templateFile: string, baseURL: string): PanelSpec | undefined {
+  const requests = panelRequest(v.judge, judge.config, new Map());
+  const quorum = v['min-judges'] !== undefined ? positiveInt(v['min-judges'], '--min-judges') : judge.config.model.min_judges;
+  if (!requests) {
+    if (v['min-judges'] !== undefined) throw new UsageError('--min-judges needs a panel: name the members with --judge (repeatable) or model.judges in the template');
+    return undefined;
+  }
+  if (v.model !== undefined) throw new UsageError('--model names one judge; with a panel (--judge or model.judges) name each member with --judge instead');
+  const elsewhere = requests.find((r) => r.endpoint !== undefined);
+  if (elsewhere) {
+    throw new UsageError(
+      `judge ${elsewhere.model} in ${templateFile} names its own endpoint (${elsewhere.endpoint}); a provider batch runs at one endpoint, so every judge of a batch panel uses --base-url. Use run for a panel across endpoints`,
+    );
+  }
+  const refused = compositionError({ judge, panel: { members: requests.map((r) => ({ settings: { model: r.model } })) } });
+  if (refused) throw new UsageError(refused);
+  if (quorum !== undefined && quorum > requests.length) throw new UsageError(`--min-judges ${quorum} is more than the ${requests.length} judge(s) of the panel`);
+  const labels = memberLabels(requests.map((r) => ({ model: r.model, baseURL })));
+  return { members: requests.map((r, i) => ({ label: labels[i]!, model: r.model })), ...(quorum !== undefined ? { quorum } : {}) };
 }
 
 async function repairs(v: Values, stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {
@@ -227,12 +262,11 @@ async function cancel(v: Values, stateFile: string, io: CliIO, log: (m: string) 
   return EXIT_OK;
 }
 
-/** The state with its template snapshot prepared and its dataset path resolved. */
+/** The state, checked (template snapshot, metric), with its judge prepared and its dataset path resolved. */
 async function load(stateFile: string): Promise<{ state: BatchState; judge: PreparedJudge; dataFile: string }> {
   const state = await readState(stateFile);
-  const prepared = prepareJudge(state.template.text);
-  if (!prepared.ok) throw new BatchStateError('state-invalid', `the template saved in ${stateFile} no longer validates`);
-  return { state, judge: prepared.judge, dataFile: stateDataFile(state, stateFile) };
+  const judge = judgeOfState(state, stateFile);
+  return { state, judge, dataFile: stateDataFile(state, stateFile) };
 }
 
 function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOptions {

@@ -176,12 +176,8 @@ export const runCommand: Command = async (args, io) => {
   const signalOpt = io.signal ? { signal: io.signal } : {};
 
   if (v['dry-run']) {
-    let done: Set<number> | undefined;
-    if (v.resume) {
-      const scan = await scanResults(outFile, { metric });
-      scan.warnings.forEach(log);
-      done = scan.done;
-    }
+    const scan = v.resume ? await scanResults(outFile, { metric, keyFields: judge.keyFields }) : undefined;
+    scan?.warnings.forEach(log);
     const report = await dryRun({
       judge,
       settings,
@@ -190,7 +186,7 @@ export const runCommand: Command = async (args, io) => {
       log: datasetLog,
       items: readDataset(dataFile, signalOpt),
       ...(rows ? { rows } : {}),
-      ...(done ? { done } : {}),
+      ...(scan ? { resume: scan } : {}),
       ...(cache ? { cache } : {}),
     });
     const meta = { model, baseURL: shownURL, prices };

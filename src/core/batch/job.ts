@@ -5,7 +5,7 @@ import type { JudgeSettings } from '../judge/engine/pass';
 import type { MaxTokensKey } from '../judge/transport/openaiClient';
 import type { PreparedJudge } from '../judge/engine/prepare';
 import type { RowRange } from '../judge/run/runner';
-import { fingerprint, STATE_VERSION, type BatchState } from './state';
+import { fingerprint, REQUEST_MAP, STATE_VERSION, type BatchState, type PanelSpec } from './state';
 
 export interface NewJob {
   judge: PreparedJudge;
@@ -21,6 +21,8 @@ export interface NewJob {
   maxTokensKey?: MaxTokensKey;
   samples?: number;
   selection?: RowRange;
+  /** A panel of judges at this endpoint. */
+  panel?: PanelSpec;
   now?: Date;
 }
 
@@ -40,10 +42,11 @@ export async function newJobState(j: NewJob): Promise<BatchState> {
     template: { path: rel(j.templateFile), hash: j.judge.templateHash, text: j.judge.template.text },
     data: { path: rel(j.dataFile), ...(await fingerprint(j.dataFile)) },
     settings: { ...j.settings },
+    ...(j.panel ? { panel: j.panel } : {}),
     maxTokensKey: j.maxTokensKey ?? 'max_tokens',
     samples: j.samples ?? 1,
     selection: { ...j.selection },
-    requestMap: 'r<row>.s<sample>.<order>[.repair]',
+    requestMap: REQUEST_MAP,
     totals: { rows: 0, requests: 0 },
     renderFailures: [],
     submitted: false,

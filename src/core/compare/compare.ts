@@ -1,6 +1,7 @@
 // Two runs of a judge on the same rows: how often they agree, which rows flipped, and — when
 // humans labelled the rows — whether B agrees with the humans significantly better or worse than A.
 import { calibrate } from '../calibration/calibrate';
+import { calibrationRecord } from '../calibration/criteria';
 import { cohenKappa, ConfusionCounter } from '../calibration/confusion';
 import { columnsFor, isLabel, parseChoice, parseRating } from '../calibration/labels';
 import type { CalibrationKind, CalibrationReport, Figure, Label } from '../calibration/types';
@@ -45,9 +46,11 @@ function hashes(pairs: readonly PairedRow[], side: 'a' | 'b', metric: string): s
   return [...set].sort();
 }
 
-export async function compareRuns(pairs: readonly PairedRow[], opts: CompareOptions): Promise<CompareOutcome> {
+export async function compareRuns(paired: readonly PairedRow[], opts: CompareOptions): Promise<CompareOutcome> {
   const mA = opts.metricA;
   const mB = opts.metricB ?? mA;
+  // A weighted-criteria judge's verdict is its integer overall (core/calibration/criteria.ts), as calibrate reads it.
+  const pairs = paired.map((p) => ({ ...p, a: calibrationRecord(p.a, mA), b: calibrationRecord(p.b, mB) }));
   const kind = kindOf(
     pairs.map((p) => p.a),
     mA,

@@ -6,7 +6,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { rowOf } from './latest';
 
-export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'not-results' | 'out-exists' | 'unreadable';
+export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'mixed-datasets' | 'not-results' | 'out-exists' | 'unreadable';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';
@@ -46,6 +46,8 @@ interface Standing {
   /** The line's sorted `[metric, hash]` pairs as JSON: every line that stands must share it. */
   signature: string;
   where: string;
+  /** The line's `_key`: a row of another file with another key is another dataset's row. */
+  key: string | undefined;
 }
 
 /** Each line of a file with its byte offset and length (without the newline). */
@@ -111,8 +113,13 @@ export async function mergeResults(opts: MergeOptions): Promise<MergeReport> {
         const row = rowOf(record as Record<string, unknown>);
         if (row === undefined) throw new MergeError('not-results', `${where} has no "_row": not a results file written by judge-studio run`);
         const signature = signatureOf(templatesOf(record as Record<string, unknown>));
-        if (standing.has(row)) report.replaced++;
-        standing.set(row, { file: fileIndex, offset, length: text.length, signature, where });
+        const key = typeof (record as Record<string, unknown>)._key === 'string' ? ((record as Record<string, unknown>)._key as string) : undefined;
+        const before = standing.get(row);
+        if (before) {
+          checkSameRow(before, { file: fileIndex, key, where }, row);
+          report.replaced++;
+        }
+        standing.set(row, { file: fileIndex, offset, length: text.length, signature, where, key });
       }
     } catch (e) {
       if (e instanceof MergeError) throw e;
@@ -156,6 +163,19 @@ export async function mergeResults(opts: MergeOptions): Promise<MergeReport> {
   await fs.rename(tmp, opts.out);
   report.rows = rows.length;
   return report;
+}
+
+/**
+ * Two files giving a line for one `_row` must mean the same inputs (`_key`): shards of one run, or a
+ * shard judged again. Within one file a later line may be another row's (resume re-judged it).
+ */
+function checkSameRow(before: Standing, now: { file: number; key: string | undefined; where: string }, row: number): void {
+  if (before.file === now.file || before.key === undefined || now.key === undefined || before.key === now.key) return;
+  throw new MergeError(
+    'mixed-datasets',
+    `${before.where} and ${now.where} are both row ${row} but of different inputs (_key ${before.key} vs ${now.key}): ` +
+      'these files come from different datasets (or the dataset changed between shards); merge only the shards of one run',
+  );
 }
 
 /** Every standing line must come from the same metric(s) and template version(s). */

@@ -28,8 +28,15 @@ export type LineOutcome =
   | { status: 'aborted' }
   | { status: 'deferred' };
 
+/** The parts of a composition that decide whether it can judge (front ends check before building clients). */
+export interface CompositionShape {
+  judge: Pick<PreparedJudge, 'config'>;
+  panel?: { members: readonly { settings: { model: string } }[] };
+  tiers?: { options: Pick<TierOptions, 'screenModel'> };
+}
+
 /** Why these parts cannot judge together, or undefined. */
-export function compositionError(c: Composition): string | undefined {
+export function compositionError(c: CompositionShape): string | undefined {
   if (c.panel && isDimensional(c.judge.config)) {
     return 'a template with dimensions (HHH) cannot be judged by a panel: its verdict has several dimensions to vote on; run one judge';
   }

@@ -3,8 +3,10 @@
 import type { DatasetItem } from '../../dataset/types';
 import { isSkip } from '../../dataset/types';
 import type { JudgeCache } from '../engine/cache';
-import { buildRequest, requestKey, strategySettings } from '../engine/pass';
+import { requestKey } from '../engine/pass';
 import type { JudgeSettings } from '../engine/pass';
+import { rowRequests } from '../engine/row';
+import type { ResumeScan } from '../run/scan';
 import type { PreparedJudge } from '../engine/prepare';
 import type { RowRange } from '../run/runner';
 import { inRange } from '../run/runner';
@@ -42,7 +44,8 @@ export interface DryRunOptions {
   items: AsyncIterable<DatasetItem>;
   samples?: number;
   rows?: RowRange;
-  done?: ReadonlySet<number>;
+  /** --resume: the rows the results file already holds, by `_key` (run/scan.ts). */
+  resume?: Pick<ResumeScan, 'decide'>;
   cache?: JudgeCache;
   cacheScope: string;
   log?: (message: string) => void;
@@ -50,7 +53,6 @@ export interface DryRunOptions {
 
 export async function dryRun(opts: DryRunOptions): Promise<DryRunReport> {
   const samples = opts.samples ?? 1;
-  const { strategy } = opts.judge;
   const perReply = opts.settings.maxTokens ?? ASSUMED_REPLY_TOKENS;
   const report: DryRunReport = {
     rows: 0,
@@ -71,28 +73,26 @@ export async function dryRun(opts: DryRunOptions): Promise<DryRunReport> {
       opts.log?.(item.error);
       continue;
     }
-    if (opts.done?.has(item.row)) {
+    if (opts.resume && opts.resume.decide(item.row, item.record).action !== 'judge') {
       report.alreadyDone++;
       continue;
     }
     report.rows++;
-    for (const order of strategy.orders) {
-      const rendered = opts.judge.render(item.record, order, item.row);
-      if (!rendered.ok) {
-        report.renderErrors++;
-        opts.log?.(rendered.error);
-        break;
+    // The very requests a run sends (engine/row.ts), so the count cannot drift from the run.
+    const rendered = rowRequests(item, opts.judge, samples, opts.settings);
+    if (!rendered.ok) {
+      report.renderErrors++;
+      opts.log?.(rendered.error);
+      continue;
+    }
+    for (const { request, sample } of rendered.passes) {
+      report.requests++;
+      if (opts.cache && (await opts.cache.has(requestKey(request, sample, opts.cacheScope)))) {
+        report.cachedRequests++;
+        continue;
       }
-      const request = buildRequest(rendered.prompt.messages, strategySettings(opts.settings, strategy), strategy.jsonSchema);
-      for (let sample = 0; sample < samples; sample++) {
-        report.requests++;
-        if (opts.cache && (await opts.cache.has(requestKey(request, sample, opts.cacheScope)))) {
-          report.cachedRequests++;
-          continue;
-        }
-        report.promptTokens += estimatePromptTokens(request.messages);
-        report.completionTokens += perReply;
-      }
+      report.promptTokens += estimatePromptTokens(request.messages);
+      report.completionTokens += perReply;
     }
   }
   return report;

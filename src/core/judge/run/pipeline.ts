@@ -169,6 +169,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         }
       }
     }
+    resumeNotices(stats).forEach((n) => opts.log?.(n));
     const nothingRead = nothingReadReason(stats, reason);
     return {
       stats,
@@ -185,7 +186,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
 /** Refuses to resume a file of another metric or template version, unless told otherwise. */
 async function checkResume(opts: PipelineOptions): Promise<ResumeScan> {
   const { judge, outFile } = opts;
-  const scan = await scanResults(outFile, { metric: judge.metric });
+  const scan = await scanResults(outFile, { metric: judge.metric, keyFields: judge.keyFields });
   if (scan.foreign > 0 && scan.lines === scan.foreign) {
     throw new PipelineError(
       'resume-foreign',
