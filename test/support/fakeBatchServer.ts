@@ -4,7 +4,7 @@
 // synchronous repairs). Replies come from the same rules as FakeOpenAI, so a batch and a run agree.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { autoReply, type ChatBody, type FakeAction, type FakeRule, type RecordedRequest } from './fakeOpenAI';
+import { autoReply, completionBody, type ChatBody, type FakeAction, type FakeRule, type RecordedRequest } from './fakeOpenAI';
 
 interface StoredFile {
   id: string;
@@ -40,6 +40,8 @@ export class FakeBatchServer {
   nextFate: BatchFate = 'complete';
   /** Retrieves a batch stays in_progress before it completes. */
   progressSteps = 1;
+  /** Rewrites a finished batch's output lines before they are stored (a provider misbehaving). */
+  tamperOutput: ((lines: string[]) => string[]) | undefined;
   private seq = 0;
   private readonly server: http.Server;
 
@@ -215,7 +217,8 @@ export class FakeBatchServer {
       return [...r.filter((_, i) => i % 2 === 0), ...r.filter((_, i) => i % 2 === 1)];
     };
     const j = b.json;
-    if (out.length) j.output_file_id = this.store(`${j.id}_output.jsonl`, shuffle(out));
+    const output = this.tamperOutput ? this.tamperOutput(shuffle(out)) : shuffle(out);
+    if (output.length) j.output_file_id = this.store(`${j.id}_output.jsonl`, output);
     if (err.length) j.error_file_id = this.store(`${j.id}_error.jsonl`, shuffle(err));
     j.status = status;
     j.request_counts = { total: b.lines.length, completed: out.length, failed: err.length };
@@ -237,24 +240,11 @@ export class FakeBatchServer {
     action ??= autoReply(recorded);
     if ('status' in action) return { status: action.status, payload: action.json ?? { error: { message: action.text ?? 'error' } } };
     if ('drop' in action) return { status: 500, payload: { error: { message: 'dropped', type: 'server_error' } } };
-    const promptTokens = Math.ceil(prompt.length / 4);
-    const completionTokens = Math.ceil(action.reply.length / 4);
-    return {
-      status: 200,
-      payload: {
-        id: `chatcmpl-batch-${index}`,
-        object: 'chat.completion',
-        created: now(),
-        model: action.model ?? body.model ?? 'fake',
-        choices: [{ index: 0, message: { role: 'assistant', content: action.reply }, finish_reason: 'stop', logprobs: null }],
-        usage: action.usage ?? {
-          prompt_tokens: promptTokens,
-          completion_tokens: completionTokens,
-          total_tokens: promptTokens + completionTokens,
-          prompt_tokens_details: { cached_tokens: Math.floor(promptTokens / 2) },
-        },
-      },
-    };
+    const payload = completionBody(action, recorded, `chatcmpl-batch-${index}`);
+    // Batch usage reports prompt-cache hits, as OpenAI's does.
+    const usage = payload.usage as { prompt_tokens: number } | undefined;
+    if (usage && action.usage === undefined) Object.assign(usage, { prompt_tokens_details: { cached_tokens: Math.floor(usage.prompt_tokens / 2) } });
+    return { status: 200, payload };
   }
 }
 

@@ -160,10 +160,19 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest):
     res.end(payload);
     return;
   }
+  const completion = completionBody(action, r, `chatcmpl-fake-${r.index}`);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(completion));
+}
+
+type ReplyAction = Extract<FakeAction, { reply: string }>;
+
+/** The chat.completion body for a reply action, as both fake servers (chat and batch) send it. */
+export function completionBody(action: ReplyAction, r: Pick<RecordedRequest, 'prompt' | 'body'>, id: string): Record<string, unknown> {
   const promptTokens = Math.ceil(r.prompt.length / 4);
   const completionTokens = Math.ceil(action.reply.length / 4);
   const completion: Record<string, unknown> = {
-    id: `chatcmpl-fake-${r.index}`,
+    id,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: action.model ?? r.body?.model ?? 'fake',
@@ -178,8 +187,7 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest):
       total_tokens: promptTokens + completionTokens,
     };
   }
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(completion));
+  return completion;
 }
 
 /** Tokens of a reply (runs of digits and of everything else), with alternatives at the score's digits. */

@@ -34,7 +34,7 @@ describe('judge engine', () => {
   afterEach(() => fake.close());
 
   function run(judge: PreparedJudge, records: Record<string, unknown>[], extra: Partial<RunnerOptions> = {}) {
-    const client = new OpenAICompatibleClient({ baseURL: fake.baseURL, timeoutMs: 300 });
+    const client = new OpenAICompatibleClient({ baseURL: fake.baseURL, timeoutMs: 1_000 });
     return runJudge({
       judge,
       client,
@@ -90,8 +90,8 @@ describe('judge engine', () => {
       '429-once': (n) => (n === 1 ? status(429, 'slow down', { 'retry-after-ms': '30' }) : reply(good)),
       '500-once': (n) => (n === 1 ? status(500) : reply(good)),
       '500-always': () => status(503, 'overloaded'),
-      'slow-once': (n) => (n === 1 ? { ...reply(good), delayMs: 2_000 } : reply(good)),
-      'slow-always': () => ({ ...reply(good), delayMs: 2_000 }),
+      'slow-once': (n) => (n === 1 ? { ...reply(good), delayMs: 4_000 } : reply(good)),
+      'slow-always': () => ({ ...reply(good), delayMs: 4_000 }),
       'drop-once': (n) => (n === 1 ? { drop: true } : reply(good)),
       'bad-request': () => status(400, 'context length exceeded'),
     };
@@ -119,7 +119,7 @@ describe('judge engine', () => {
       'out-of-scale-always': /score: .*5/,
       'string-score': /score: .*number/,
       '500-always': /server error \(503\).*gave up after 3 attempts/,
-      'slow-always': /no complete reply within 300 ms.*gave up after 3 attempts/,
+      'slow-always': /no complete reply within 1000 ms.*gave up after 3 attempts/,
       'bad-request': /request rejected \(400\): context length exceeded/,
     };
     for (const [k, pattern] of Object.entries(errors)) {

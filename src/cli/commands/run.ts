@@ -9,6 +9,7 @@ import { dryRun } from '../../core/judge/reports/dryRun';
 import { isDimensional } from '../../core/judge/strategies/dimensions';
 import { judgeFromTemplate } from '../../core/judge/engine/prepare';
 import { judgeSettings } from '../../core/judge/engine/settings';
+import { compositionError } from '../../core/judge/engine/compose';
 import { scanResults } from '../../core/judge/run/scan';
 import { PipelineError, resumeHint, runPipeline } from '../../core/judge/run/pipeline';
 import { DEFAULT_RETRY } from '../../core/judge/transport/retry';
@@ -151,7 +152,8 @@ export const runCommand: Command = async (args, io) => {
   const members = panelRequest(v.judge, config, named);
   const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : config.model.min_judges;
   if (members) {
-    if (isDimensional(config)) throw new UsageError(`${templateFile} declares dimensions; a panel of judges works with plain pointwise and pairwise templates`);
+    const refused = compositionError({ judge, panel: { members: members.map((m) => ({ settings: { model: m.model } })) } });
+    if (refused) throw new UsageError(`${templateFile}: ${refused}`);
     if (v.model !== undefined) throw new UsageError('--model names one judge; with a panel (--judge or model.judges) name each member with --judge instead');
   } else if (minJudges !== undefined && v['min-judges'] !== undefined) {
     throw new UsageError('--min-judges needs a panel: name the members with --judge (repeatable) or model.judges in the template');
@@ -159,7 +161,8 @@ export const runCommand: Command = async (args, io) => {
   const model = members ? members.map((m) => m.model).join(', ') : (v.model ?? config.model.name);
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const tiers = tierSetup(v, model, parsePrice);
-  if (tiers && members) throw new UsageError('a tiered run (--screen-model) and a panel of judges cannot be combined yet: run the panel, or the tiers, on their own');
+  const tierRefused = tiers && members ? compositionError({ judge, panel: { members: members.map((m) => ({ settings: { model: m.model } })) }, tiers: tiers }) : undefined;
+  if (tierRefused) throw new UsageError(tierRefused);
   // A cached answer never gets the follow-up, so runs with and without it must not share entries.
   const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
   const { cacheScope, shownURL } = endpoint;

@@ -1,0 +1,108 @@
+// A batch state and a provider's output are checked, not trusted: a state pointing at another
+// job's batch, an edited template snapshot or metric, a conflicting duplicate result and results
+// for requests never sent are refused or reported, never attached to rows.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { batchCommand } from '../../src/cli/commands/batch';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
+import { FakeBatchServer } from '../support/fakeBatchServer';
+import { reply } from '../support/fakeOpenAI';
+import { captureIO, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
+
+describe('batch collect checks its state and the provider', function () {
+  this.timeout(30_000);
+  let fake: FakeBatchServer;
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    fake = await FakeBatchServer.start();
+    dir = tempDir();
+    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') };
+  });
+  afterEach(() => fake.close());
+
+  async function batch(...args: string[]) {
+    const io = captureIO(dir, env);
+    const code = await batchCommand(args, io);
+    return { code, out: io.out, err: io.err };
+  }
+  async function job(name: string, records: Record<string, unknown>[]): Promise<{ state: string; data: string }> {
+    const tpl = path.join(dir, `${name}.judge`);
+    fs.writeFileSync(tpl, POINTWISE);
+    const data = writeJsonl(path.join(dir, `${name}.jsonl`), records);
+    const state = path.join(dir, `${name}.state.json`);
+    const r = await batch('submit', tpl, '--data', data, '--state', state, '--base-url', fake.baseURL, '--model', 'm');
+    assert.equal(r.code, EXIT_OK, r.err);
+    for (let i = 0; i < 10 && !JSON.parse((await batch('status', '--state', state, '--json')).out).done; i++);
+    return { state, data };
+  }
+  const rows = (tag: string) => Array.from({ length: 5 }, (_, i) => ({ prompt: `${tag} question ${i}`, response: `${tag} answer ${i}` }));
+  const edit = (file: string, f: (s: Record<string, any>) => void) => {
+    const s = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, any>;
+    f(s);
+    fs.writeFileSync(file, JSON.stringify(s));
+  };
+
+  it("refuses a state whose batch id points at another job's batch of the same size, and writes nothing", async () => {
+    const a = await job('a', rows('a'));
+    const b = await job('b', rows('b'));
+    const theirs = (JSON.parse(fs.readFileSync(b.state, 'utf8')) as { batches: { id: string }[] }).batches[0]!.id;
+    edit(a.state, (s) => {
+      s.batches[0].id = theirs;
+      delete s.batches[0].status;
+      delete s.batches[0].outputFileId;
+    });
+    const out = path.join(dir, 'r.jsonl');
+    const r = await batch('collect', '--state', a.state, '--out', out);
+    assert.equal(r.code, EXIT_USAGE, r.err);
+    assert.match(r.err, /points at another job's batch/);
+    assert.equal(fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '', '');
+  });
+
+  it('refuses a state whose input file is not the one the batch runs', async () => {
+    const a = await job('a', rows('a'));
+    edit(a.state, (s) => (s.batches[0].fileId = 'file-999'));
+    const r = await batch('collect', '--state', a.state, '--out', path.join(dir, 'r.jsonl'));
+    assert.equal(r.code, EXIT_USAGE);
+    assert.match(r.err, /runs the input file file-\d+, but this state uploaded file-999/);
+  });
+
+  it('refuses a template snapshot edited after submit', async () => {
+    const a = await job('a', rows('a'));
+    edit(a.state, (s) => (s.template.text = String(s.template.text).replace('Fully right.', 'Anything goes.')));
+    const r = await batch('collect', '--state', a.state, '--out', path.join(dir, 'r.jsonl'));
+    assert.equal(r.code, EXIT_USAGE);
+    assert.match(r.err, /the state was edited after submit/);
+  });
+
+  it('refuses a metric that is not its template\'s, so the default results file cannot leave the folder', async () => {
+    const a = await job('a', rows('a'));
+    edit(a.state, (s) => (s.metric = '../../escaped'));
+    const r = await batch('collect', '--state', a.state);
+    assert.equal(r.code, EXIT_USAGE);
+    assert.match(r.err, /names the metric "\.\.\/\.\.\/escaped", but its template is metric "quality"/);
+    assert.equal(fs.existsSync(path.join(dir, '..', '..', 'escaped.results.jsonl')), false);
+  });
+
+  it('makes a conflicting duplicate result an error for its row, keeps an identical duplicate, and reports ids never sent', async () => {
+    fake.rules = [(r) => reply({ justification: 'fine', score: /question 2/.test(r.prompt) ? 2 : 4 })];
+    fake.tamperOutput = (lines) => {
+      const find = (n: number) => lines.find((l) => (JSON.parse(l) as { custom_id: string }).custom_id === `r${n}.s0.AB`)!;
+      const conflicting = find(4).replace(/\\"score\\":4/, '\\"score\\":1');
+      const stranger = find(1).replace('"r1.s0.AB"', '"r77.s0.AB"');
+      return [...lines, find(2), conflicting, stranger];
+    };
+    const a = await job('a', rows('a'));
+    const out = path.join(dir, 'r.jsonl');
+    const r = await batch('collect', '--state', a.state, '--out', out);
+    assert.equal(r.code, EXIT_FINDINGS, r.err);
+    const lines = readJsonl(out).sort((x, y) => Number(x._row) - Number(y._row));
+    assert.deepEqual(lines.map((l) => l['quality/score']), [4, 4, 2, null, 4], "row 4 fails on its conflicting duplicate; row 2 keeps its identical one");
+    assert.equal(lines[3]!['quality/error_kind'], 'server');
+    assert.match(String(lines[3]!['quality/error']), /two different results for request r4\.s0\.AB/);
+    assert.match(r.err, /1 result\(s\) in the batch output for requests never sent \(first: r77\.s0\.AB\); they were left out/);
+    assert.match(r.err, /given two different results \(first: r4\.s0\.AB\)/);
+  });
+});
