@@ -12,7 +12,7 @@ import { isSkip } from '../../src/core/dataset/types';
 import { krippendorffAlpha, type ReliabilityData } from '../../src/core/labels';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const ref = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/reference/panel_reference.json'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const ref = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/reference/panel_reference.json'), 'utf8')) as Record<string, any>;
 
 function close(actual: unknown, expected: number | null, what: string): void {
   if (expected === null) return assert.equal(actual, null, `${what}: expected null`);

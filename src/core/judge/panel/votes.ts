@@ -89,98 +89,113 @@ function statedConfidence(votes: readonly JudgeVote[]): number | null {
   return stated.length > 0 ? round6(mean(stated)) : null;
 }
 
+/** What every panel verdict carries, and how it fails. */
+interface Tally {
+  shape: PanelShape;
+  votes: readonly JudgeVote[];
+  answered: JudgeVote[];
+  base: { model: string; judges: JudgeVote[] };
+  fail(kind: ErrorKind, error: string): PanelVerdict;
+  /** Share of the configured panel that gave `verdict`. */
+  agreement(verdict: unknown): number;
+  stability: Record<string, number>;
+}
+
 /** The row's verdict columns from every configured member's vote (failed members included). */
 export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): PanelVerdict {
   const size = votes.length;
   const answered = votes.filter((v) => v.verdict !== null);
-  const judges = votes.map((v) => ({ ...v }));
-  const model = votes.map((v) => v.judge).join(', ');
+  const base = { model: votes.map((v) => v.judge).join(', '), judges: votes.map((v) => ({ ...v })) };
   const nullColumns =
     shape.kind === 'pairwise'
       ? { pairwise_choice: null, justification: null, confidence: null, position_consistent: null }
       : { score: null, justification: null, confidence: null };
-  const fail = (kind: ErrorKind, error: string): PanelVerdict => ({
-    ok: false,
-    kind,
-    error,
-    columns: { ...nullColumns, model, judges, panel_agreement: null, error, error_kind: kind },
-  });
-
+  const t: Tally = {
+    shape,
+    votes,
+    answered,
+    base,
+    fail: (kind, error) => ({ ok: false, kind, error, columns: { ...nullColumns, ...base, panel_agreement: null, error, error_kind: kind } }),
+    agreement: (verdict) => round6(votes.filter((v) => v.verdict === verdict).length / size),
+    stability: { ...meanOf(answered, 'flip_rate'), ...meanOf(answered, 'score_sd') },
+  };
   if (answered.length < shape.quorum) {
     const failed = votes.filter((v) => v.verdict === null);
     const why = failed.map((v) => `${v.judge}: ${v.error ?? v.error_kind ?? 'no verdict'}`).join('; ');
     // Nobody answered and for one reason (a render error, a bad key): that reason is the row's kind.
     const kinds = new Set(failed.map((v) => v.error_kind));
     const only = answered.length === 0 && kinds.size === 1 ? [...kinds][0] : undefined;
-    return fail(only ?? 'quorum', `${answered.length} of ${size} judge(s) answered, fewer than the quorum of ${shape.quorum} (${why})`);
+    return t.fail(only ?? 'quorum', `${answered.length} of ${size} judge(s) answered, fewer than the quorum of ${shape.quorum} (${why})`);
   }
-  const agreement = (verdict: unknown) => round6(votes.filter((v) => v.verdict === verdict).length / size);
-  const stability = { ...meanOf(answered, 'flip_rate'), ...meanOf(answered, 'score_sd') };
+  return shape.kind === 'pairwise' ? pairwiseVerdict(t) : pointwiseVerdict(t);
+}
 
-  if (shape.kind === 'pairwise') {
-    const winner = strictMajority(answered.map((v) => v.verdict as Winner), size);
-    const consistency = answered.map((v) => v.position_consistent);
-    const position_consistent = consistency.includes(null) ? null : consistency.every(Boolean);
-    if (winner === undefined) {
-      return {
-        ok: true,
-        columns: {
-          pairwise_choice: 'TIE',
-          justification: `No strict majority of the ${size}-judge panel (${tally(votes)}), so the verdict is TIE.`,
-          confidence: 0.5,
-          position_consistent,
-          model,
-          judges,
-          panel_agreement: agreement('TIE'),
-          panel_majority: false,
-          ...stability,
-        },
-      };
-    }
-    const agreeing = answered.filter((v) => v.verdict === winner);
+/** A strict majority of the configured panel wins; without one the verdict is TIE (never a smaller panel's pick). */
+function pairwiseVerdict(t: Tally): PanelVerdict {
+  const size = t.votes.length;
+  const winner = strictMajority(t.answered.map((v) => v.verdict as Winner), size);
+  const consistency = t.answered.map((v) => v.position_consistent);
+  const position_consistent = consistency.includes(null) ? null : consistency.every(Boolean);
+  if (winner === undefined) {
     return {
       ok: true,
       columns: {
-        pairwise_choice: winner,
-        justification: agreeing[0]?.justification ?? null,
-        // The agreeing judges' stated confidence; null when none stated any (a text verdict states none).
-        confidence: statedConfidence(agreeing),
+        pairwise_choice: 'TIE',
+        justification: `No strict majority of the ${size}-judge panel (${tally(t.votes)}), so the verdict is TIE.`,
+        confidence: 0.5,
         position_consistent,
-        model,
-        judges,
-        panel_agreement: agreement(winner),
-        panel_majority: true,
-        ...stability,
+        ...t.base,
+        panel_agreement: t.agreement('TIE'),
+        panel_majority: false,
+        ...t.stability,
       },
     };
   }
+  const agreeing = t.answered.filter((v) => v.verdict === winner);
+  return {
+    ok: true,
+    columns: {
+      pairwise_choice: winner,
+      justification: agreeing[0]?.justification ?? null,
+      // The agreeing judges' stated confidence; null when none stated any (a text verdict states none).
+      confidence: statedConfidence(agreeing),
+      position_consistent,
+      ...t.base,
+      panel_agreement: t.agreement(winner),
+      panel_majority: true,
+      ...t.stability,
+    },
+  };
+}
 
-  const scores = answered.map((v) => v.verdict as number);
+/** Pass/fail: a strict majority or the row fails (no-majority); a scale: the median score. */
+function pointwiseVerdict(t: Tally): PanelVerdict {
+  const size = t.votes.length;
+  const scores = t.answered.map((v) => v.verdict as number);
   let score: number;
-  if (shape.binary) {
+  if (t.shape.binary) {
     const majority = strictMajority(scores, size);
-    if (majority === undefined) return fail('no-majority', `no strict majority of the ${size}-judge panel (${tally(votes)})`);
+    if (majority === undefined) return t.fail('no-majority', `no strict majority of the ${size}-judge panel (${tally(t.votes)})`);
     score = majority;
   } else {
     score = medianScore(scores);
   }
-  const expected = answered.map((v) => v.score_expected);
-  const chosen = answered.find((v) => v.verdict === score);
+  const expected = t.answered.map((v) => v.score_expected);
+  const chosen = t.answered.find((v) => v.verdict === score);
   return {
     ok: true,
     columns: {
       score,
-      justification: chosen?.justification ?? answered[0]?.justification ?? null,
+      justification: chosen?.justification ?? t.answered[0]?.justification ?? null,
       // A pointwise judge states no confidence: the share of the panel that gave the score.
-      confidence: agreement(score),
+      confidence: t.agreement(score),
       score_mean: round6(mean(scores)),
       ...(expected.some((e) => e !== undefined)
         ? { score_expected: expected.every((e): e is number => typeof e === 'number') ? round6(mean(expected)) : null }
         : {}),
-      model,
-      judges,
-      panel_agreement: agreement(score),
-      ...stability,
+      ...t.base,
+      panel_agreement: t.agreement(score),
+      ...t.stability,
     },
   };
 }

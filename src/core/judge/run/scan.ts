@@ -59,24 +59,30 @@ export interface ScanOptions {
   keyFields?: readonly string[];
 }
 
+/** The index a scan builds: the line standing for each row, and the newest judged line of each key. */
+class ScanIndex {
+  readonly byRow = new Map<number, RowEntry>();
+  readonly byKey = new Map<string, LineAt>();
+  constructor(private readonly keyFields: readonly string[] | undefined) {}
+
+  decide(row: number, record: Record<string, unknown>): ResumeDecision {
+    const at = this.byRow.get(row);
+    const key = this.keyFields ? rowKey(record, this.keyFields) : undefined;
+    if (at && !at.failed && (key === undefined || at.key === key)) return { action: 'keep' };
+    // A failed row is judged again, never given another row's verdict.
+    const moved = key !== undefined && !(at?.failed && at.key === key) ? this.byKey.get(key) : undefined;
+    if (moved) return { action: 'move', from: moved };
+    return { action: 'judge', setAside: at !== undefined && !at.failed && key !== undefined && at.key !== key };
+  }
+}
+
 /**
  * Reads an existing results file for --resume. A last line without its newline (a hard kill
  * mid-write, a full disk) is cut off so appending cannot glue two rows together; that row is
  * judged again. Where a row has several lines, the last one stands.
  */
 export async function scanResults(file: string, opts: ScanOptions = {}): Promise<ResumeScan> {
-  const byRow = new Map<number, RowEntry>();
-  const byKey = new Map<string, LineAt>();
-  const keyOf = (record: Record<string, unknown>) => (opts.keyFields ? rowKey(record, opts.keyFields) : undefined);
-  const decide = (row: number, record: Record<string, unknown>): ResumeDecision => {
-    const at = byRow.get(row);
-    const key = keyOf(record);
-    if (at && !at.failed && (key === undefined || at.key === key)) return { action: 'keep' };
-    // A failed row is judged again, never given another row's verdict.
-    const moved = key !== undefined && !(at?.failed && at.key === key) ? byKey.get(key) : undefined;
-    if (moved) return { action: 'move', from: moved };
-    return { action: 'judge', setAside: at !== undefined && !at.failed && key !== undefined && at.key !== key };
-  };
+  const index = new ScanIndex(opts.keyFields);
   const scan: ResumeScan = {
     done: new Set(),
     failed: new Set(),
@@ -85,8 +91,8 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
     hashes: new Map(),
     unhashed: 0,
     foreign: 0,
-    keeps: (row, record) => decide(row, record).action === 'keep',
-    decide,
+    keeps: (row, record) => index.decide(row, record).action === 'keep',
+    decide: (row, record) => index.decide(row, record),
     read: (at) => readLineAt(file, at),
   };
   let size: number;
@@ -106,47 +112,9 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
   const bad: number[] = [];
   for await (const text of lines) {
     n++;
-    const at = offset;
-    offset += Buffer.byteLength(text) + 1;
-    if (text.trim() === '') continue;
-    let record: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-      record = parsed as Record<string, unknown>;
-    } catch {
-      bad.push(n);
-      continue;
-    }
-    const row = record[ROW_KEY];
-    if (typeof row !== 'number' || !Number.isInteger(row)) {
-      bad.push(n);
-      continue;
-    }
-    scan.lines++;
-    if (prefix !== undefined) {
-      const own = Object.keys(record).some((k) => k.startsWith(prefix) && !k.startsWith(`${prefix}human_`));
-      if (!own) {
-        scan.foreign++;
-        scan.foreignMetric ??= otherMetric(record);
-        continue;
-      }
-      const hash = record[`${prefix}template_hash`];
-      if (typeof hash === 'string') scan.hashes.set(hash, (scan.hashes.get(hash) ?? 0) + 1);
-      else scan.unhashed++;
-    }
-    const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
-    const key = typeof record[KEY_KEY] === 'string' ? (record[KEY_KEY] as string) : undefined;
-    // The last line per row stands: a retried row moves from failed to done, or back.
-    byRow.set(row, { key, failed });
-    if (key !== undefined && !failed) byKey.set(key, { row, offset: at, length: Buffer.byteLength(text) });
-    if (failed) {
-      scan.failed.add(row);
-      scan.done.delete(row);
-    } else {
-      scan.done.add(row);
-      scan.failed.delete(row);
-    }
+    const at = { offset, length: Buffer.byteLength(text) };
+    offset += at.length + 1;
+    if (text.trim() !== '' && !addLine(scan, index, text, at, prefix)) bad.push(n);
   }
   if (bad.length) {
     const shown = bad.slice(0, 5).join(', ') + (bad.length > 5 ? ', …' : '');
@@ -155,6 +123,40 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
     );
   }
   return scan;
+}
+
+/** Counts one line into the scan; false when it is not a results line. */
+function addLine(scan: ResumeScan, index: ScanIndex, text: string, at: { offset: number; length: number }, prefix: string | undefined): boolean {
+  let record: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+    record = parsed as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  const row = record[ROW_KEY];
+  if (typeof row !== 'number' || !Number.isInteger(row)) return false;
+  scan.lines++;
+  if (prefix !== undefined) {
+    const own = Object.keys(record).some((k) => k.startsWith(prefix) && !k.startsWith(`${prefix}human_`));
+    if (!own) {
+      scan.foreign++;
+      scan.foreignMetric ??= otherMetric(record);
+      return true;
+    }
+    const hash = record[`${prefix}template_hash`];
+    if (typeof hash === 'string') scan.hashes.set(hash, (scan.hashes.get(hash) ?? 0) + 1);
+    else scan.unhashed++;
+  }
+  const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
+  const key = typeof record[KEY_KEY] === 'string' ? (record[KEY_KEY] as string) : undefined;
+  // The last line per row stands: a retried row moves from failed to done, or back.
+  index.byRow.set(row, { key, failed });
+  if (key !== undefined && !failed) index.byKey.set(key, { row, ...at });
+  (failed ? scan.failed : scan.done).add(row);
+  (failed ? scan.done : scan.failed).delete(row);
+  return true;
 }
 
 /** The text of a line found by the scan (to carry its verdict over to the row's new number). */

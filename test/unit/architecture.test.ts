@@ -1,0 +1,88 @@
+// The architecture, held by tests rather than by memory (style.md 16–19): one result builder writes
+// judge columns, one module turns a template into judge settings, only the transport builds API
+// clients, the reply path (merge, columns, parsing) lives in the engine alone, and the engine's
+// folders import one way.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { importedModules } from './core-imports.test';
+
+const SRC = path.resolve(__dirname, '../../../src');
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? files(full) : /\.ts$/.test(e.name) ? [full] : [];
+  });
+}
+const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
+const SOURCES = files(SRC).map((f) => ({ file: rel(f), text: fs.readFileSync(f, 'utf8') }));
+
+/** Lines of `text` matching `re`, as `file:line: text`. */
+function hits(re: RegExp, allowed: (file: string) => boolean): string[] {
+  return SOURCES.filter((s) => !allowed(s.file)).flatMap((s) =>
+    s.text.split('\n').flatMap((line, i) => (re.test(line) && !/^\s*(\/\/|\*)/.test(line) ? [`${s.file}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
+
+describe('architecture', () => {
+  it('sees the sources', () => assert.ok(SOURCES.length > 100));
+
+  it('only the result builder (engine/line.ts) writes a judge column: metric/… keys anywhere else are human labels or read-side views', () => {
+    // `[`${m}/score`]: …` or `x[`${m}/score`] = …`, and `${prefix}${k}` keys, are how a column is written.
+    const metricKey = /\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*(=(?!=)|:)/;
+    const prefixKey = /\[\s*`\$\{prefix\}\$\{/;
+    // Calibration's criterion views rename columns in memory for the figures; they never reach a file.
+    const allowed = (f: string) => f === 'core/judge/engine/line.ts' || f === 'core/calibration/criteria.ts';
+    assert.deepEqual([...hits(metricKey, allowed), ...hits(prefixKey, allowed)], []);
+  });
+
+  it('only engine/settings.ts turns a template into judge settings', () => {
+    // Generate Rubric's drafts are not judgments: their schema name is its own.
+    const allowed = (f: string) => f === 'core/judge/engine/settings.ts' || f === 'core/generate/generate.ts';
+    assert.deepEqual(hits(/\bschemaName\s*:/, (f) => allowed(f) || f === 'core/batch/state.ts'), []);
+  });
+
+  it('only the transport builds API clients: openai is imported for values nowhere else', () => {
+    const offenders = SOURCES.filter((s) => !s.file.startsWith('core/judge/transport/')).flatMap((s) =>
+      s.text.split('\n').flatMap((line, i) => {
+        if (!/from 'openai(\/[^']*)?'/.test(line) || /^import type /.test(line.trim())) return [];
+        // The batch API uploads a file with the SDK's helper; it builds no client.
+        if (s.file === 'core/batch/api.ts' && /import \{ toFile \} from 'openai'/.test(line)) return [];
+        return [`${s.file}:${i + 1}: ${line.trim()}`];
+      }),
+    );
+    assert.deepEqual(offenders, []);
+    assert.deepEqual(hits(/\bnew (OpenAI|AzureOpenAI)\(/, (f) => f.startsWith('core/judge/transport/')), []);
+  });
+
+  it('the reply path is the engine’s alone: merging, columns and JSON verdict reading happen nowhere else', () => {
+    const engine = (f: string) => f.startsWith('core/judge/engine/') || f.startsWith('core/judge/strategies/');
+    assert.deepEqual(hits(/strategy\.(merge|columns|errorColumns)\(/, engine), []);
+    assert.deepEqual(hits(/\b(extractJson|jsonCandidates|pickJsonVerdict|checkReply)\(/, (f) => engine(f) || f === 'core/verdict/read.ts' || f === 'core/generate/generate.ts'), []);
+    assert.equal(fs.existsSync(path.join(SRC, 'core/batch/assemble.ts')), false, 'the batch has no line builder of its own');
+  });
+
+  it('the engine’s folders import one way: transport and strategies know nothing of rows, runs or results files', () => {
+    const layer = (f: string) => /^core\/judge\/([^/]+)\//.exec(f)?.[1];
+    const forbidden: Record<string, string[]> = { transport: ['engine', 'run', 'panel', 'tiers', 'reports'], strategies: ['engine', 'run', 'panel', 'tiers', 'reports', 'transport'] };
+    const offenders = SOURCES.flatMap((s) => {
+      const from = layer(s.file);
+      if (!from || !forbidden[from]) return [];
+      return importedModules(s.text)
+        .filter((m) => m.startsWith('.'))
+        .map((m) => rel(path.resolve(path.dirname(path.join(SRC, s.file)), m)))
+        .filter((target) => forbidden[from]!.includes(layer(`${target}/`) ?? ''))
+        .map((target) => `${s.file} imports ${target}`);
+    });
+    assert.deepEqual(offenders, []);
+  });
+
+  it('catches a judge column written outside the builder (the check can fail)', () => {
+    const metricKey = /\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*(=(?!=)|:)/;
+    assert.ok(metricKey.test("    line[`${m}/score`] = 5;"));
+    assert.ok(metricKey.test("  return { [`${metric}/tier`]: 'judge' };"));
+    assert.ok(!metricKey.test("  if (line[`${m}/score`] === 5) return;"));
+    assert.ok(!metricKey.test("  out[`${metric}/human_rating`] = label;"));
+  });
+});
