@@ -12,6 +12,8 @@ import { thresholdsCommand } from './commands/thresholds';
 import { mergeCommand } from './commands/merge';
 import { batchCommand } from './commands/batch';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
+import { cliSecrets } from './endpoint';
+import { scrubSecrets, scrubValues } from '../core/security/scrub';
 
 declare const JUDGE_STUDIO_VERSION: string;
 
@@ -96,9 +98,11 @@ export function runCli(): void {
     process.stderr.write('\njudge-studio: stopping after the requests in flight… (Ctrl-C again to quit now)\n');
     controller.abort();
   });
+  // A last guard: no key value reaches the screen, whatever printed it (see docs/security.md).
+  const secrets = cliSecrets(process.argv.slice(2), process.env);
   main(process.argv.slice(2), {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    stdout: (s) => process.stdout.write(scrubValues(s, secrets)),
+    stderr: (s) => process.stderr.write(scrubSecrets(s, secrets)),
     cwd: process.cwd(),
     env: process.env,
     signal: controller.signal,
@@ -107,7 +111,7 @@ export function runCli(): void {
       process.exitCode = interrupted && code === 0 ? 130 : code;
     },
     (e) => {
-      process.stderr.write(`judge-studio: ${(e as Error).stack ?? e}\n`);
+      process.stderr.write(scrubSecrets(`judge-studio: ${(e as Error).stack ?? e}\n`, secrets));
       process.exitCode = EXIT_USAGE;
     },
   );

@@ -40,6 +40,8 @@ export const DIAGNOSTIC_CODES = [
   'example-criterion-missing',
   'unknown-criterion',
   'placeholder-before-rubric',
+  // a verdict pattern the linear-time engine cannot run (backreference, lookaround)
+  'verdict-pattern-unsupported',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

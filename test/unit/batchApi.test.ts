@@ -29,7 +29,8 @@ describe('judge-studio batch (provider Batch API)', function () {
   beforeEach(async () => {
     fake = await FakeBatchServer.start();
     dir = tempDir();
-    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') };
+    // status, collect and cancel use the endpoint the configuration gives, which must be the state's.
+    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache'), JUDGE_STUDIO_BASE_URL: fake.baseURL };
     state = path.join(dir, 'job.state.json');
   });
   afterEach(() => fake.close());
@@ -52,9 +53,9 @@ describe('judge-studio batch (provider Batch API)', function () {
     return r;
   };
   /** Retrieves until every batch is finished (each retrieve moves the fake one step). */
-  const untilDone = async () => {
+  const untilDone = async (...endpoint: string[]) => {
     for (let i = 0; i < 10; i++) {
-      const s = JSON.parse((await batch('status', '--state', state, '--json')).out) as { done: boolean };
+      const s = JSON.parse((await batch('status', '--state', state, '--json', ...endpoint)).out) as { done: boolean };
       if (s.done) return;
     }
     assert.fail('batches never finished');
@@ -254,8 +255,9 @@ describe('judge-studio batch (provider Batch API)', function () {
     const r = await batch('submit', tpl, '--data', data, '--state', state, '--base-url', base, '--model', 'my-deployment', '--azure-api-version', '2024-10-21', '--api-key-env', 'AZ_KEY', '--allow-insecure-http');
     assert.equal(r.code, EXIT_OK, r.err);
     assert.ok(fake.log.some((l) => /^POST \/openai\/batches\?api-version=2024-10-21$/.test(l)), fake.log.join('\n'));
-    await untilDone();
-    assert.equal((await batch('collect', '--state', state, '--out', path.join(dir, 'b.jsonl'), '--allow-insecure-http')).code, EXIT_OK);
+    const same = ['--base-url', base, '--api-key-env', 'AZ_KEY', '--allow-insecure-http'];
+    await untilDone(...same);
+    assert.equal((await batch('collect', '--state', state, '--out', path.join(dir, 'b.jsonl'), ...same)).code, EXIT_OK);
     assert.equal(fake.ran[0]!.body.model, 'my-deployment');
   });
 

@@ -207,7 +207,7 @@ describe('judge-studio run with a panel of judges', function () {
     const data = writeJsonl(path.join(dir, 'd.jsonl'), [{ prompt: 'p', response: 'r' }]);
     const io = captureIO(dir, { ...env, OPENAI_API_KEY: 'sk-test' });
     await assert.rejects(
-      runCommand([write('t.judge', POINTWISE), '--data', data, '--judge', `a@${fakes[0]!.baseURL}`, '--judge', 'b@http://judge.example.com/v1'], io),
+      runCommand([write('t.judge', POINTWISE), '--data', data, '--judge', `a@${fakes[0]!.baseURL}`, '--endpoint', 'b=http://judge.example.com/v1', '--endpoint-key', 'b=OPENAI_API_KEY', '--judge', 'b@b'], io),
       (e: unknown) => e instanceof UsageError && /refusing to send an API key over plain http to judge\.example\.com/.test(e.message),
     );
     assert.equal(fakes[0]!.chats.length, 0);

@@ -99,12 +99,20 @@ describe('free-form templates', () => {
     });
   });
 
-  describe('verdict-pattern-invalid and verdict-pattern-unsafe', () => {
+  describe('verdict-pattern-invalid, verdict-pattern-unsupported and verdict-pattern-unsafe', () => {
     it('fire at the pattern in the front matter', () => {
       const base = FREE_SINGLE.replace('verdict: tagged', 'verdict: {format: regex, pattern: "Rating: (\\\\d+)"}');
       const d = expectOne(base, 'verdict-pattern-invalid');
       assert.equal(d.line, 6);
-      expectOne(base.replace('(\\\\d+)', '(?<score>(\\\\d+)+)'), 'verdict-pattern-unsafe');
+      const back = expectOne(base.replace('(\\\\d+)', '(?<score>\\\\d)\\\\1'), 'verdict-pattern-unsupported');
+      assert.equal(back.line, 6);
+      assert.match(back.message, /backreference/);
+      expectOne(base.replace('(\\\\d+)', '(?<score>(?:x?){400})'), 'verdict-pattern-unsafe');
+    });
+    it('accept nested repetition, which no longer risks backtracking', () => {
+      const text = FREE_SINGLE.replace('verdict: tagged', 'verdict: {format: regex, pattern: "^(a|a)*(?<score>\\\\d)X"}');
+      expectNone(text, 'verdict-pattern-unsafe');
+      expectNone(text, 'verdict-pattern-unsupported');
     });
     it('do not fire for a safe pattern with its named group', () => {
       const text = FREE_SINGLE.replace('verdict: tagged', 'verdict: {format: regex, pattern: "Rating: \\\\[\\\\[(?<score>\\\\d+)\\\\]\\\\]"}');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { compileVerdictPattern, findTaggedNumber, findTaggedWinner, nestedQuantifier, REGEX_READ_LIMIT, verdictReader, verdictRule } from '../../src/core/verdict';
+import { compileVerdictPattern, findTaggedNumber, findTaggedWinner, REGEX_READ_LIMIT, verdictReader, verdictRule } from '../../src/core/verdict';
 
 describe('verdict formats: reading a verdict from text', () => {
   const point = verdictReader({ format: 'tagged' }, 'pointwise', { min: 1, max: 10 });
@@ -67,14 +67,25 @@ describe('verdict formats: checking a custom pattern', () => {
     assert.equal(compileVerdictPattern('(?<winner>A|B)', 'i', 'pairwise').ok, true);
   });
 
-  it('refuses nested repetition, the shape of catastrophic backtracking, and accepts the usual patterns', () => {
-    for (const bad of ['(a+)+(?<score>\\d)', '(?<score>(\\d*)*)', '((x|y)+\\s*){2,}(?<score>\\d)']) {
-      const c = compileVerdictPattern(bad, undefined, 'pointwise');
-      assert.ok(!c.ok && c.code === 'verdict-pattern-unsafe', bad);
+  it('accepts nested repetition, which the linear-time engine runs in bounded time, and the usual patterns', () => {
+    for (const p of ['(a+)+(?<score>\\d)', '(?<score>(\\d*)*)', '((x|y)+\\s*){2,}(?<score>\\d)', 'Rating: \\[\\[(?<score>\\d+)\\]\\]', '(ab)+ [(+)]+ (?<score>\\d{1,2})']) {
+      assert.equal(compileVerdictPattern(p, undefined, 'pointwise').ok, true, p);
     }
-    assert.equal(nestedQuantifier('Rating: \\[\\[(?<score>\\d+)\\]\\]'), undefined);
-    assert.equal(nestedQuantifier('(ab)+ [(+)]+ (?<score>\\d{1,2})'), undefined);
-    assert.equal(nestedQuantifier('(a?)+'), undefined);
+  });
+
+  it('refuses what the linear-time engine cannot run as verdict-pattern-unsupported, naming it', () => {
+    for (const [bad, what] of [['(?<score>\\d)\\1', /backreference/], ['(?<score>\\d)\\k<score>', /named backreference/], ['(?=Score)(?<score>\\d)', /lookahead/], ['(?<=Score: )(?<score>\\d)', /lookbehind/], ['(?<!No )(?<score>\\d)', /lookbehind/]] as const) {
+      const c = compileVerdictPattern(bad, undefined, 'pointwise');
+      assert.ok(!c.ok && c.code === 'verdict-pattern-unsupported', bad);
+      assert.match(c.message, what);
+    }
+  });
+
+  it('refuses a pattern too large to match in bounded time as verdict-pattern-unsafe', () => {
+    const huge = compileVerdictPattern('(?<score>(?:[a-z]?){400})', undefined, 'pointwise');
+    assert.ok(!huge.ok && huge.code === 'verdict-pattern-unsafe' && /instructions/.test(huge.message));
+    const long = compileVerdictPattern(`(?<score>\\d)${'x'.repeat(3000)}`, undefined, 'pointwise');
+    assert.ok(!long.ok && long.code === 'verdict-pattern-unsafe');
   });
 });
 

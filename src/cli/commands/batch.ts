@@ -8,7 +8,7 @@ import { collectBatches, CollectError, describeBatch, refreshStatus, type Repair
 import { newJobState, stateDataFile } from '../../core/batch/job';
 import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState, type PanelSpec } from '../../core/batch/state';
 import { submitBatches, submitRepairs } from '../../core/batch/submit';
-import { checkEndpoint } from '../../core/judge/transport/endpoint';
+import { checkEndpoint, isCredentialHeader, redactUrl } from '../../core/judge/transport/endpoint';
 import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
 import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
 import { judgeOfState } from '../../core/batch/verify';
@@ -24,7 +24,7 @@ import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { CliIO, Command } from '../io';
 import { loadValidTemplate } from '../template';
-import { parseHeaders } from '../endpoint';
+import { parseHeaders, stateEndpoint } from '../endpoint';
 import { checkDataset, parsePrice, parseRows, parseShard, parseStructured } from './run';
 
 const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state S.json [options]
@@ -47,7 +47,8 @@ const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state 
   cancel --state S.json    cancel unfinished batches; collect keeps what they finished
 
 The state file holds the batch and file ids, the template, the dataset's sha256 and the settings;
-keep it. The API key is read from the environment variable named at submit (--api-key-env).
+keep it. status, collect and cancel take the same --base-url and --api-key-env as submit (or the
+same defaults) and refuse a state that names another endpoint or key variable.
 Exit codes: 0 done (collect: every row written, none failed), 1 rows failed or still pending, 2 bad usage.
 `;
 
@@ -270,13 +271,14 @@ async function load(stateFile: string): Promise<{ state: BatchState; judge: Prep
 }
 
 function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOptions {
-  const keyEnv = v['api-key-env'] ?? state.apiKeyEnv;
+  // The state's base URL and key variable must be the command line's: a state file never picks them.
+  const { keyEnv } = stateEndpoint(state, v, io, v.state ?? 'the state file');
   const apiKey = io.env[keyEnv] || undefined;
   const headers = parseHeaders(v.header ?? []);
   if (!apiKey && (state.provider === 'azure' || new URL(state.baseURL).hostname === 'api.openai.com')) {
-    throw new UsageError(`${state.baseURL} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
+    throw new UsageError(`${redactUrl(state.baseURL)} needs an API key: set ${keyEnv} (or name another variable with --api-key-env)`);
   }
-  const check = checkEndpoint(state.baseURL, { sendsCredentials: apiKey !== undefined, allowInsecureHttp: v['allow-insecure-http'] === true });
+  const check = checkEndpoint(state.baseURL, { sendsCredentials: apiKey !== undefined || Object.keys(headers).some(isCredentialHeader), allowInsecureHttp: v['allow-insecure-http'] === true });
   if (!check.ok) throw new UsageError(check.message);
   return {
     baseURL: state.baseURL,

@@ -1,9 +1,11 @@
 // `judge-studio import fastchat|promptfoo|vertex FILE --out DIR`: writes one template per judge prompt
-// found and validates each; an existing file is left alone unless --force.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+// found and validates each; an existing file is left alone unless --force. Nothing is written
+// outside --out or through a link in it, and a problem with any template writes none of them.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { IMPORT_FORMATS, importJudgePrompts, type ImportFormat } from '../../core/import';
+import { writeTemplates } from '../../core/import/write';
 import { validateTemplate } from '../../core/template';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
 
@@ -26,20 +28,17 @@ export const importCommand: Command = async (args, io) => {
   }
   const result = importJudgePrompts(format as ImportFormat, text, path.basename(file));
   const outDir = path.resolve(io.cwd, values.out);
-  await mkdir(outDir, { recursive: true });
-  const written: { file: string; source: string; errors: number; warnings: number; skipped?: string }[] = [];
-  for (const t of result.templates) {
+  // All templates or none, inside --out only and never through a link (core/import/write.ts).
+  const outcome = await writeTemplates(outDir, result.templates, { force: values.force }).catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(`${values.out}: cannot write the templates (${e.code ?? e.message}); nothing was written`);
+  });
+  if (!outcome.ok) throw new UsageError(outcome.message);
+  const written = result.templates.map((t, i): { file: string; source: string; errors: number; warnings: number; skipped?: string } => {
     const target = path.join(outDir, t.file);
     const diagnostics = validateTemplate(t.text);
     const entry = { file: path.relative(io.cwd, target) || target, source: t.source, errors: diagnostics.filter((d) => d.severity === 'error').length, warnings: diagnostics.filter((d) => d.severity === 'warning').length };
-    try {
-      await writeFile(target, t.text, { flag: values.force ? 'w' : 'wx' });
-      written.push(entry);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`${entry.file}: cannot write it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-      written.push({ ...entry, skipped: 'exists (use --force to overwrite)' });
-    }
-  }
+    return outcome.status[i] === 'exists' ? { ...entry, skipped: 'exists (use --force to overwrite)' } : entry;
+  });
   if (values.json) {
     io.stdout(JSON.stringify({ templates: written, problems: result.problems }, null, 2) + '\n');
   } else {

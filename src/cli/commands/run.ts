@@ -24,7 +24,7 @@ import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { Command } from '../io';
 import { loadValidTemplate } from '../template';
-import { buildPanel, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
+import { buildPanel, memberKeys, PANEL_ENDPOINT_OPTIONS, PANEL_ENDPOINT_USAGE, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
 import { TIER_OPTIONS, TIER_USAGE, tierSetup } from '../tiers';
 import { tierSummaryJson, tierSummaryLines } from '../../core/judge/tiers/summary';
 
@@ -43,7 +43,7 @@ ${ENDPOINT_USAGE}
   --judge MODEL[@BASE_URL] a panel member (repeatable; replaces the template's model.judges): every
                            member judges every row with the full protocol; BASE_URL may also be a
                            name given with --endpoint. Without @, the member uses --base-url.
-  --endpoint NAME=URL      names an endpoint for --judge MODEL@NAME and model.judges[].endpoint
+${PANEL_ENDPOINT_USAGE}
   --min-judges N           panel quorum: judges that must answer (default: a strict majority)
   --reask-on-violation     templates with dimensions: when a reply breaks a consistency rule, send one
                            follow-up quoting the rule; both replies are kept and the rules the final
@@ -91,7 +91,7 @@ const OPTIONS = {
   retries: { type: 'string' },
   samples: { type: 'string' },
   judge: { type: 'string', multiple: true },
-  endpoint: { type: 'string', multiple: true },
+  ...PANEL_ENDPOINT_OPTIONS,
   'min-judges': { type: 'string' },
   'reask-on-violation': { type: 'boolean' },
   out: { type: 'string' },
@@ -150,6 +150,7 @@ export const runCommand: Command = async (args, io) => {
   const dataFile = await checkDataset(io.cwd, v.data);
   const named = parseEndpoints(v.endpoint ?? []);
   const members = panelRequest(v.judge, config, named);
+  const keys = memberKeys(v, named, io.env, members !== undefined);
   const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : config.model.min_judges;
   if (members) {
     const refused = compositionError({ judge, panel: { members: members.map((m) => ({ settings: { model: m.model } })) } });
@@ -206,9 +207,8 @@ export const runCommand: Command = async (args, io) => {
       runBaseURL: endpoint.baseURL,
       named,
       settings,
-      identity: { headers: endpoint.headers, ...(v.org !== undefined ? { organization: v.org } : {}), ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}) },
       quorum: minJudges,
-      clientFor: (url) => endpointFromArgs({ ...v, 'base-url': url }, io).client({ timeoutMs, log }),
+      clientFor: (m) => endpoint.member(m, keys, { timeoutMs, log }),
     });
   }
   const client = panel ? panel.panel.members[0]!.client : endpoint.client({ timeoutMs, log });

@@ -1,5 +1,5 @@
 // Checks for verdict formats and free-form templates: a free-form prompt must declare how its
-// verdict is read, a custom pattern must compile (and not backtrack catastrophically), and the
+// verdict is read, a custom pattern must compile for the linear-time engine (within its size caps), and the
 // prompt should tell the judge the format it will be read in.
 import { isScalar, parseDocument, type Node } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics';

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { importJudgePrompts, type ImportFormat } from '../../core/import';
+import { writeTemplates } from '../../core/import/write';
 import type { Studio } from '../studio';
 
 /** Command arguments (tests, automation): skip the prompts. */
@@ -73,14 +74,21 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
   const result = importJudgePrompts(format, text, path.basename(source.path));
   const folder = args.folder ? vscode.Uri.file(args.folder) : vscode.Uri.joinPath(source, '..');
   const outcome: ImportOutcome = { written: [], skipped: [], problems: result.problems.map((p) => `${p.where}: ${p.severity}: ${p.message}`) };
-  for (const t of result.templates) {
-    const target = vscode.Uri.joinPath(folder, t.file);
-    if (await exists(target)) {
-      outcome.skipped.push(target.fsPath);
-      continue;
+  if (folder.scheme === 'file') {
+    // Local folders: the CLI's writer, which never writes through a link and writes all or nothing.
+    const written = await writeTemplates(folder.fsPath, result.templates, { force: false });
+    if (!written.ok) throw new Error(written.message);
+    result.templates.forEach((t, i) => (written.status[i] === 'exists' ? outcome.skipped : outcome.written).push(vscode.Uri.joinPath(folder, t.file).fsPath));
+  } else {
+    for (const t of result.templates) {
+      const target = vscode.Uri.joinPath(folder, t.file);
+      if (await exists(target)) {
+        outcome.skipped.push(target.fsPath);
+        continue;
+      }
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(t.text));
+      outcome.written.push(target.fsPath);
     }
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(t.text));
-    outcome.written.push(target.fsPath);
   }
   for (const p of outcome.problems) studio.log.warn(`import ${path.basename(source.path)}: ${p}`);
   for (const s of outcome.skipped) studio.log.warn(`import: ${s} already exists; left unchanged`);

@@ -2,15 +2,11 @@
 // the key stored for that endpoint's origin only (never another origin's), logged like the single
 // judge's, and refused when a key would travel over plain http to another machine.
 import * as vscode from 'vscode';
-import { checkEndpoint, endpointScope } from '../../core/judge/transport/endpoint';
 import type { JudgeSettings } from '../../core/judge/engine/pass';
-import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
 import { memberLabels, type Panel } from '../../core/judge/panel/panel';
 import type { TemplateConfig } from '../../core/template/types';
 import type { Studio } from '../studio';
-import { LoggingClient, redact } from './model/loggingClient';
-import { describeKeySource, originOf } from './model/origin';
-import { planPanel } from './model/panel';
+import { panelClients, planPanel } from './model/panel';
 import { SECTION } from './model/settings';
 import { readSettings, type ResolveOutcome } from './resolve';
 import { ApiKeys } from './secrets';
@@ -27,31 +23,13 @@ export async function resolvePanel(studio: Studio, config: TemplateConfig, setti
   if (!plan.ok) return plan;
   const labels = memberLabels(plan.members);
   const keys = new ApiKeys(studio.context);
-  const members = [];
-  for (const [i, m] of plan.members.entries()) {
-    const lookup = await keys.forBaseUrl(m.baseURL);
-    const check = checkEndpoint(m.baseURL, { sendsCredentials: lookup.key !== undefined, flag: `panel judge ${m.model}` });
-    if (!check.ok) return { ok: false, message: check.message.replace(/, or pass --allow-insecure-http.*$/, '') };
-    const secrets = [...(lookup.key !== undefined ? [lookup.key] : []), ...Object.values(m.headers)];
-    const inner = new OpenAICompatibleClient({
-      baseURL: m.baseURL,
-      ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}),
-      headers: m.headers,
-      timeoutMs: s.timeoutMs,
-      log: (message) => studio.log.info(redact(message, secrets)),
-    });
-    const origin = originOf(m.baseURL);
-    const label = labels[i]!;
-    studio.log.info(`panel judge ${label}: ${origin.ok ? origin.origin : m.baseURL} · ${describeKeySource(lookup.source)}`);
-    const client = new LoggingClient(inner, {
-      method: 'POST',
-      target: `${origin.ok ? origin.origin : m.baseURL} chat/completions`,
-      secrets,
-      log: { info: (x) => studio.log.info(x), warn: (x) => studio.log.warn(x) },
-    });
-    const scope = endpointScope({ baseURL: m.baseURL, headers: m.headers });
-    members.push({ label, client, settings: { ...settings, model: m.model }, cacheScope: /#\d+$/.test(label) ? `${scope}|${label}` : scope });
-  }
+  const built = await panelClients(plan.members, labels, {
+    keyFor: (url) => keys.forBaseUrl(url),
+    timeoutMs: s.timeoutMs,
+    log: { info: (x) => studio.log.info(x), warn: (x) => studio.log.warn(x) },
+  });
+  if (!built.ok) return built;
+  const members = built.members.map((m, i) => ({ label: m.label, client: m.client, settings: { ...settings, model: plan.members[i]!.model }, cacheScope: m.cacheScope }));
   return { ok: true, panel: { members, ...(config.model.min_judges !== undefined ? { quorum: config.model.min_judges } : {}) }, labels, concurrency: s.concurrency };
 }
 

@@ -1,31 +1,52 @@
 // Where a key may be sent, and how an endpoint is named in output: credentials never travel over
-// plain http to another machine, and never appear in a log, a summary, a history entry or a cache key.
+// plain http to another machine, never ride in a URL, and never appear in a log, a summary, a
+// history entry or a cache key. Keys are bound to an origin (scheme, host and port).
 import { canonicalJson, sha256Hex } from '../../results/keys';
 
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+/** 127.0.0.0/8, [::1] and `localhost` itself: traffic that never leaves the machine (`foo.localhost` is a name like any other). */
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
-/** The URL with any `user:password@` replaced by `***@`; text that is not a URL is returned as is. */
+/** Header names that always carry a credential, besides any name containing key, token, secret or auth. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-goog-api-key', 'ocp-apim-subscription-key', 'api-key', 'x-api-key']);
+
+/** True for a header whose value is a secret: it is never printed, and never sent over plain http to another machine. */
+export function isCredentialHeader(name: string): boolean {
+  const n = name.trim().toLowerCase();
+  return CREDENTIAL_HEADERS.has(n) || /key|token|secret|auth/.test(n);
+}
+
+/** Query parameters that carry a credential: `api-key`, `key`, `code` (Azure Functions), `sig` (SAS), anything token- or secret-like. */
+export function isCredentialParam(name: string): boolean {
+  const n = name.trim().toLowerCase();
+  return /^(key|code|sig|signature|pass|password|pwd)$/.test(n) || /key|token|secret|auth|passw|credential|session/.test(n);
+}
+
+/** The URL with `user:password@` and credential query values replaced by `***`; text that is not a URL is returned with the same masking applied by pattern. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (u.username === '' && u.password === '') return url;
-    u.username = '***';
-    u.password = '';
-    return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+    const params = [...u.searchParams.keys()].filter(isCredentialParam);
+    if (u.username === '' && u.password === '' && params.length === 0) return url;
+    if (u.username !== '' || u.password !== '') {
+      u.username = '***';
+      u.password = '';
+    }
+    for (const p of params) u.searchParams.set(p, '***');
+    return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '').replace(/%2A%2A%2A/g, '***');
   } catch {
-    return url.replace(/\/\/[^/@\s]*@/, '//***@');
+    return url.replace(/\/\/[^/@\s]*@/, '//***@').replace(/([?&][^=&#\s]*(?:key|token|secret|auth|sig|code)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
   }
 }
 
 export type EndpointCheck = { ok: true } | { ok: false; message: string };
 
 /**
- * A base URL the judge may use: http(s), no credentials in it (they would be printed and stored),
- * and no key over plain http to a host that is not this machine unless explicitly allowed.
+ * A base URL the judge may use: http(s), no credentials in it (in `user:password@` or the query:
+ * they would be printed, logged and stored), and no key over plain http to a host that is not this
+ * machine unless explicitly allowed.
  */
 export function checkEndpoint(url: string, o: { sendsCredentials: boolean; allowInsecureHttp?: boolean; flag?: string }): EndpointCheck {
   const flag = o.flag ?? '--base-url';
@@ -42,6 +63,13 @@ export function checkEndpoint(url: string, o: { sendsCredentials: boolean; allow
       message: `${flag} "${redactUrl(url)}" carries credentials (user:password@); they would be printed and stored. Pass the key with --api-key-env (or a --header) instead`,
     };
   }
+  const params = [...new Set([...u.searchParams.keys()].filter(isCredentialParam))];
+  if (params.length > 0) {
+    return {
+      ok: false,
+      message: `${flag} "${redactUrl(url)}" carries a credential in its query (${params.join(', ')}); it would be printed, logged and stored. Remove it from the URL and pass the key with --api-key-env (or a --header such as api-key:VALUE) instead`,
+    };
+  }
   if (o.sendsCredentials && u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !o.allowInsecureHttp) {
     return {
       ok: false,
@@ -49,6 +77,16 @@ export function checkEndpoint(url: string, o: { sendsCredentials: boolean; allow
     };
   }
   return { ok: true };
+}
+
+/** The origin (scheme, host, port) a key is bound to; undefined for text that is not an http(s) URL. */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface EndpointIdentity {

@@ -1,6 +1,9 @@
 // Maps whatever the openai SDK (or fetch underneath it) throws to a JudgeError kind, so the batch
-// runner decides about retries from one small vocabulary instead of SDK classes.
+// runner decides about retries from one small vocabulary instead of SDK classes. This is also where
+// a server's words become ours: the message is scrubbed of the key values in use and of anything
+// shaped like a credential, once, for every front end (results file, log, screen).
 import * as OpenAISDK from 'openai';
+import { scrubSecrets } from '../../security/scrub';
 import { redactUrl } from './endpoint';
 import { internalError, JudgeError } from './types';
 
@@ -30,9 +33,18 @@ export interface ClassifyContext {
   baseURL: string;
   model: string;
   apiKeyEnv?: string;
+  /** The key and header values in use: masked wherever the server echoes them. */
+  secrets?: readonly string[];
 }
 
 export function toJudgeError(e: unknown, ctx: ClassifyContext): JudgeError {
+  const err = classify(e, ctx);
+  const scrubbed = scrubSecrets(err.message, ctx.secrets);
+  if (scrubbed !== err.message) err.message = scrubbed;
+  return err;
+}
+
+function classify(e: unknown, ctx: ClassifyContext): JudgeError {
   if (e instanceof JudgeError) return e;
   if (ctx.aborted) return new JudgeError('aborted', 'the request was cancelled', { cause: e });
   if (ctx.timedOut || e instanceof OpenAISDK.APIConnectionTimeoutError) {

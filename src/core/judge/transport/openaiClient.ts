@@ -6,6 +6,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { LeanChat } from './leanChat';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
+import { scrubSecrets, scrubValues } from '../../security/scrub';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
 import { JudgeError } from './types';
 
@@ -36,8 +37,13 @@ export class OpenAICompatibleClient implements JudgeClient {
   private useMaxCompletionTokens = false;
   /** Chat completions are posted directly (see leanChat.ts): the SDK's per-call cost is half a run's CPU. */
   private readonly chat: LeanChat;
+  /** The key and header values this client sends: masked in every message it passes on. */
+  private readonly secrets: string[];
+  private readonly log: (message: string) => void;
 
   constructor(private readonly options: OpenAIClientOptions) {
+    this.secrets = [...(options.apiKey !== undefined ? [options.apiKey] : []), ...Object.values(options.headers ?? {})];
+    this.log = (m) => options.log?.(scrubSecrets(m, this.secrets));
     this.sdk = createSdk(options);
     this.chat = new LeanChat(this.sdk, normalizingFetch(options.fetch ?? globalThis.fetch));
     this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
@@ -62,7 +68,7 @@ export class OpenAICompatibleClient implements JudgeClient {
         }
         if (maxTokensKey === 'max_tokens' && request.maxTokens !== undefined && wantsMaxCompletionTokens(cause)) {
           this.useMaxCompletionTokens = true;
-          this.options.log?.('the endpoint wants max_completion_tokens instead of max_tokens; switching for this run');
+          this.log('the endpoint wants max_completion_tokens instead of max_tokens; switching for this run');
           continue;
         }
         throw e;
@@ -75,7 +81,7 @@ export class OpenAICompatibleClient implements JudgeClient {
     if (MODES.indexOf(next) <= MODES.indexOf(this.ceiling)) return; // another call already lowered it
     this.ceiling = next;
     const why = e instanceof Error ? e.message : String(e);
-    this.options.log?.(
+    this.log(
       `the endpoint rejected response_format ${rejected} (${why}); using ${next === 'none' ? 'no response_format' : next} for the rest of this run`,
     );
   }
@@ -92,7 +98,9 @@ export class OpenAICompatibleClient implements JudgeClient {
       const completion = (await this.chat.create(body, deadline.signal, request.signal)) as ChatCompletion;
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
-      const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
+      const raw = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
+      // A reply that echoes the key must not carry it into a results file or the cache.
+      const text = scrubValues(raw, this.secrets);
       const usage = toUsage(completion.usage);
       return {
         ...(request.logprobs ? { tokens: toTokens(choice?.logprobs?.content) } : {}),
@@ -108,6 +116,7 @@ export class OpenAICompatibleClient implements JudgeClient {
         baseURL: this.options.baseURL,
         model: request.model,
         ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
+        secrets: this.secrets,
       });
     } finally {
       clearTimeout(timer);

@@ -3,6 +3,7 @@
 // an error message is masked before it reaches the log.
 import type { JudgeClient, JudgeRequest, JudgeResponse } from '../../../core/judge/transport/types';
 import { JudgeError } from '../../../core/judge/transport/types';
+import { MASK, scrubSecrets } from '../../../core/security/scrub';
 
 export interface RequestLog {
   info(message: string): void;
@@ -20,13 +21,11 @@ export interface LoggingOptions {
   now?: () => number;
 }
 
-export const MASK = '«redacted»';
+export { MASK };
 
-/** `text` with every secret (of 4+ characters; shorter ones would mask ordinary words) masked. */
+/** `text` with every secret value masked, and anything shaped like a credential (core/security/scrub.ts). */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of [...secrets].filter((x) => x.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
-  return out;
+  return scrubSecrets(text, secrets);
 }
 
 export class LoggingClient implements JudgeClient {
