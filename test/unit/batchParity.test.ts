@@ -141,7 +141,8 @@ describe('batch parity: run and batch submit/collect write the same lines', func
     chat = await FakeOpenAI.start();
     provider = await FakeBatchServer.start();
     dir = tempDir();
-    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') };
+    // status and collect name the endpoint the state was submitted to: a state never chooses it.
+    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache'), JUDGE_STUDIO_BASE_URL: provider.baseURL };
   });
   afterEach(async () => {
     await chat.close();

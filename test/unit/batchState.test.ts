@@ -19,7 +19,8 @@ describe('batch collect checks its state and the provider', function () {
   beforeEach(async () => {
     fake = await FakeBatchServer.start();
     dir = tempDir();
-    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') };
+    // status and collect name the endpoint the state was submitted to: a state never chooses it.
+    env = { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache'), JUDGE_STUDIO_BASE_URL: fake.baseURL };
   });
   afterEach(() => fake.close());
 
