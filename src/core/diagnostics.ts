@@ -40,6 +40,8 @@ export const DIAGNOSTIC_CODES = [
   'example-criterion-missing',
   'unknown-criterion',
   'placeholder-before-rubric',
+  // categorical verdicts (`labels:`)
+  'example-label-unknown',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -105,6 +105,9 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   }
 
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
+  // Samples that give no verdict together (no strict majority of a label) fail the row.
+  const undecided = strategy.undecided?.(judgments, samples);
+  if (undecided !== undefined) return fail(undecided, 'no-majority', [], { ...strategy.columns(judgments, samples), model: modelName });
   // A verdict that needed the repair request says so, so the editor can badge it.
   const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
   return {

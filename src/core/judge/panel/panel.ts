@@ -9,6 +9,7 @@ import type { PreparedJudge } from '../engine/prepare';
 import { judgeRow, resultLine, type RowOutcome } from '../engine/row';
 import type { JudgeClient } from '../transport/types';
 import { WINNERS, type Winner } from '../strategies/winners';
+import { isCategorical, passedColumn } from '../strategies/categorical';
 
 export { defaultQuorum, type JudgeVote } from './votes';
 
@@ -65,7 +66,8 @@ export function panelShape(judge: PreparedJudge, panel: Panel): PanelShape {
   const scale = config.scale;
   return {
     kind: config.kind,
-    binary: config.kind === 'pointwise' && scale !== undefined && scale.max - scale.min === 1,
+    binary: config.kind === 'pointwise' && scale !== undefined && !scale.continuous && scale.max - scale.min === 1,
+    categorical: isCategorical(config),
     quorum: panel.quorum ?? defaultQuorum(panel.members.length),
   };
 }
@@ -81,7 +83,8 @@ export function voteOf(outcome: Exclude<RowOutcome, { status: 'aborted' }>, metr
   };
   const choice = col('pairwise_choice');
   const score = col('score');
-  const verdict = outcome.status === 'ok' ? (isWinner(choice) ? choice : typeof score === 'number' ? score : null) : null;
+  const categoryLabel = col('label');
+  const verdict = outcome.status === 'ok' ? (isWinner(choice) ? choice : typeof score === 'number' ? score : typeof categoryLabel === 'string' ? categoryLabel : null) : null;
   const consistent = col('position_consistent');
   const kind = col('error_kind');
   const justification = col('justification');
@@ -120,7 +123,7 @@ export async function judgePanelRow(row: DatasetRow, judge: PreparedJudge, sampl
     return Array.isArray(p) ? p.map((x: unknown) => ({ judge: panel.members[i]!.label, ...(x as Record<string, unknown>) })) : [];
   });
   const verdict = aggregatePanel(panelShape(judge, panel), votes);
-  const columns = { ...verdict.columns, ...(judge.config.kind === 'pairwise' ? { passes } : {}) };
+  const columns = { ...verdict.columns, ...passedColumn(judge.config, verdict.columns), ...(judge.config.kind === 'pairwise' ? { passes } : {}) };
   const line = resultLine(row, judge, columns);
   return verdict.ok ? { status: 'ok', line } : { status: 'failed', line, error: verdict.error, kind: verdict.kind };
 }

@@ -10,8 +10,8 @@ import type { Winner } from '../strategies/winners';
 export interface JudgeVote {
   /** The model name, with `@host` only when two members share a name. */
   judge: string;
-  /** The score (pointwise) or the choice (pairwise); null when the judge failed. */
-  verdict: number | Winner | null;
+  /** The score (pointwise), the label (categorical) or the choice (pairwise); null when the judge failed. */
+  verdict: number | Winner | string | null;
   confidence: number | null;
   position_consistent: boolean | null;
   error_kind: ErrorKind | null;
@@ -28,6 +28,8 @@ export interface PanelShape {
   kind: 'pointwise' | 'pairwise';
   /** A two-point scale (pass/fail): a majority vote, never a median. */
   binary: boolean;
+  /** Labels (a categorical verdict): a strict majority of one label, never a median. */
+  categorical?: boolean;
   /** Judges that must answer (`min_judges`). */
   quorum: number;
 }
@@ -93,7 +95,9 @@ export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): 
   const nullColumns =
     shape.kind === 'pairwise'
       ? { pairwise_choice: null, justification: null, confidence: null, position_consistent: null }
-      : { score: null, justification: null, confidence: null };
+      : shape.categorical
+        ? { label: null, justification: null, confidence: null }
+        : { score: null, justification: null, confidence: null };
   const fail = (kind: ErrorKind, error: string): PanelVerdict => ({
     ok: false,
     kind,
@@ -149,6 +153,15 @@ export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): 
     };
   }
 
+  if (shape.categorical) {
+    const label = strictMajority(answered.map((v) => String(v.verdict)), size);
+    if (label === undefined) return fail('no-majority', `no strict majority of the ${size}-judge panel (${tally(votes)})`);
+    const chosen = answered.find((v) => v.verdict === label);
+    return {
+      ok: true,
+      columns: { label, justification: chosen?.justification ?? null, confidence: agreement(label), model, judges, panel_agreement: agreement(label), panel_majority: true, ...stability },
+    };
+  }
   const scores = answered.map((v) => v.verdict as number);
   let score: number;
   if (shape.binary) {
