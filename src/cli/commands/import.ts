@@ -1,4 +1,4 @@
-// `judge-studio import fastchat|promptfoo|vertex FILE --out DIR`: writes one template per judge prompt
+// `judge-studio import fastchat|promptfoo|vertex|openai-evals FILE --out DIR`: writes one template per judge prompt
 // found and validates each; an existing file is left alone unless --force.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -4,8 +4,9 @@
 // as promptfoo reads it: `pass` of a `{reason, pass, score}` object, a 0-10 `score`, or a final Y/N.
 import { parse as parseYaml } from 'yaml';
 import { PROMPTFOO_CLOSED_QA, PROMPTFOO_GEVAL_EVALUATE, PROMPTFOO_LLM_RUBRIC, type ChatPromptText } from './data/promptfooDefaults';
-import { fieldsOf, parseNunjucks, type VariableMapping } from './nunjucks';
-import { handlebarsBody, type FormatPiece } from './pyformat';
+import { bodyLayout } from './layout';
+import { parseNunjucks, type VariableMapping } from './nunjucks';
+import type { FormatPiece } from './pyformat';
 import type { ImportedTemplate, ImportProblem, ImportResult } from './types';
 import { fileName, metricName, templateText, uniquely } from './write';
 
@@ -147,35 +148,3 @@ function promptMessages(v: unknown): ChatPromptText[] | string {
   }
   return out;
 }
-
-/**
- * A system message without placeholders goes to front matter verbatim; one with placeholders is a
- * `# System` section after the user text. Only one system and one user message fit a template.
- */
-function bodyLayout(parts: { role: 'system' | 'user'; pieces: FormatPiece[] }[]): { system?: string; body: string; fields: string[] } | string {
-  const systems = parts.filter((p) => p.role === 'system');
-  const users = parts.filter((p) => p.role === 'user');
-  if (systems.length > 1 || users.length > 1 || parts.length === 0) return 'a template holds one system and one user message; this grading prompt has more';
-  const sys = systems[0];
-  const user = users[0];
-  const fields = [...new Set([...fieldsOf(user?.pieces ?? []), ...fieldsOf(sys?.pieces ?? [])])];
-  const hb = (pieces: FormatPiece[]) => {
-    const r = handlebarsBody(pieces);
-    return r.ok ? r.source : undefined;
-  };
-  const userText = user ? hb(user.pieces) : '';
-  if (userText === undefined) return 'the prompt holds a NUL character';
-  if (HEADING.test(userText)) return 'the user message has a level-1 Markdown heading, which a template would read as a section';
-  if (!sys || fieldsOf(sys.pieces).length === 0) {
-    return { ...(sys ? { system: sys.pieces.map((p) => ('text' in p ? p.text : '')).join('') } : {}), body: userText, fields };
-  }
-  const sysText = hb(sys.pieces);
-  if (sysText === undefined) return 'the prompt holds a NUL character';
-  if (HEADING.test(sysText)) return 'the system message has a level-1 Markdown heading, which a template would read as a section';
-  if (sysText !== sysText.trim() || (userText !== '' && userText !== userText.trim())) {
-    return 'a system message with placeholders is sent trimmed, and this one starts or ends with white space';
-  }
-  return { body: `${userText}${userText ? '\n\n' : ''}# System\n${sysText}`, fields };
-}
-
-const HEADING = /^ {0,3}#(?:[ \t]|$)|^ {0,3}=+[ \t]*$/m;
