@@ -45,7 +45,7 @@ Commands:
   labels export --labels FILE --data D --out D2 [--metric M] [--template T]
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
-  import fastchat|promptfoo|vertex|openai-evals <file> --out DIR [--force] [--json]
+  import fastchat|promptfoo|vertex|openai-evals <file> --out DIR [--force] [--json] [--allow DIR]
   thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
   merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
   batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)

@@ -114,7 +114,7 @@ describe('import openai-evals', () => {
       assert.equal(run.code, EXIT_OK, run.io.err);
       assert.equal(fake.requests[0]!.body?.response_format?.type, 'json_schema');
       assert.equal(fake.requests[0]!.body?.messages?.[0]?.role, 'system');
-      const lines = readJsonl(out);
+      const lines = readJsonl(out).sort((a, b) => (a._row as number) - (b._row as number));
       assert.deepEqual(lines.map((l) => [l['policy_compliance/label'], l['policy_compliance/passed']]), [['violation', false], ['compliant', true], ['compliant', true]]);
       const cal = await cli(['calibrate', out, '--metric', 'policy_compliance', '--template', 'judges/Policy-compliance.judge', '--json']);
       assert.equal(cal.code, EXIT_OK, cal.io.err);

@@ -2,7 +2,7 @@
 // templates it holds are written beside it (never over an existing file) and opened with the preview.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { importJudgePrompts, type ImportFormat } from '../../core/import';
+import { importJudgePromptFile, importJudgePrompts, type ImportFormat } from '../../core/import';
 import type { Studio } from '../studio';
 
 /** Command arguments (tests, automation): skip the prompts. */
@@ -70,8 +70,10 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
     if (!pick) return undefined;
     format = pick.format;
   }
-  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(source));
-  const result = importJudgePrompts(format, text, path.basename(source.path));
+  // A promptfoo config's `file://` tests are followed inside its own folder only.
+  const result = source.scheme === 'file'
+    ? await importJudgePromptFile(format, source.fsPath)
+    : await importJudgePrompts(format, new TextDecoder().decode(await vscode.workspace.fs.readFile(source)), path.basename(source.path));
   const folder = args.folder ? vscode.Uri.file(args.folder) : vscode.Uri.joinPath(source, '..');
   const outcome: ImportOutcome = { written: [], skipped: [], problems: result.problems.map((p) => `${p.where}: ${p.severity}: ${p.message}`) };
   for (const t of result.templates) {
