@@ -30,13 +30,16 @@ describe('import-data', () => {
     assert.match(r.problems[0]!.message, /"label" is "A>>B", not "A>B" or "B>A"/);
   });
 
-  it('pandalm: every annotator a vote (0 = tie, 1, 2), the majority in the row, none when all three differ', () => {
+  it('pandalm: every annotator a vote (0 = tie, 1, 2), the majority in the row, none when all three differ, NaN read as empty', () => {
     const r = run('pandalm', 'pandalm.json');
     assert.deepEqual(r.rows.map((x) => x['m/human_pairwise_choice'] ?? null), ['A', 'TIE', null, 'B']);
     assert.equal(r.unlabelled, 1);
     assert.deepEqual(r.annotators, ['pandalm:annotator1', 'pandalm:annotator2', 'pandalm:annotator3']);
     assert.equal(r.labels.length, 12);
-    assert.deepEqual(r.rows[2], { prompt: 'Summarise in five words.', input: 'The meeting moved to Tuesday because the room was booked.', response_a: 'Meeting moved; room was booked.', response_b: 'Meeting moved to Tuesday, room booked.', motivation_app: 'Summaries' });
+    assert.deepEqual(r.rows[2], { prompt: 'Summarise in five words.', input: 'The meeting moved to Tuesday because the room was booked.', response_a: 'Meeting moved; room was booked.', response_b: 'Meeting moved to Tuesday, room booked.', idx: 2, motivation_app: 'Summaries', cmp_key: 'model-q_model-r' });
+    // PandaLM's file writes an empty input as NaN (Python's JSON); it is read as an empty input.
+    assert.equal(r.rows[1]!.input, '');
+    assert.deepEqual(r.problems.map((p) => [p.severity, p.message]), [['warning', "1 value(s) written as NaN or Infinity (Python's JSON, not JSON) read as null"]]);
     assert.equal(r.labels[0]!._key, rowKey(r.rows[0]!, ['input', 'prompt', 'response_a', 'response_b']));
     assert.deepEqual(r.labels[0]!.fields, ['input', 'prompt', 'response_a', 'response_b']);
   });

@@ -84,7 +84,7 @@ function judgebench(r: Obj): BenchmarkRow | string {
 /** PandaLM's test set: `{instruction, input, response1, response2, annotator1..3}`, 0 = tie, 1, 2. */
 function pandalm(r: Obj): BenchmarkRow | string {
   if (!text(r.instruction) || !text(r.response1) || !text(r.response2)) return 'needs text fields "instruction", "response1" and "response2"';
-  if (r.input !== undefined && !text(r.input)) return '"input" is not text';
+  if (r.input !== undefined && r.input !== null && !text(r.input)) return '"input" is not text';
   const votes: BenchmarkRow['votes'] = [];
   for (const key of Object.keys(r).filter((k) => /^annotator\d+$/.test(k)).sort()) {
     const v = String(r[key]);
@@ -93,7 +93,7 @@ function pandalm(r: Obj): BenchmarkRow | string {
   }
   if (votes.length === 0) return 'has no "annotator1"… labels';
   // PandaLM's judge reads the instruction and its input as separate sections; both are kept.
-  const fields = { prompt: r.instruction, input: r.input ?? '', response_a: r.response1, response_b: r.response2, ...pick(r, ['motivation_app', 'idx']) };
+  const fields = { prompt: r.instruction, input: r.input ?? '', response_a: r.response1, response_b: r.response2, ...pick(r, ['idx', 'motivation_app', 'cmp_key']) };
   return { fields, inputs: ['prompt', 'input', 'response_a', 'response_b'], votes };
 }
 

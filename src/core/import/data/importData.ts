@@ -43,12 +43,20 @@ export function readRecords(text: string): Records {
   const source = text.replace(/^\uFEFF/, '');
   if (source.trimStart().startsWith('[')) {
     let value: unknown;
+    const problems: ImportProblem[] = [];
     try {
       value = JSON.parse(source);
     } catch (e) {
-      return { items: [], problems: [{ severity: 'error', where: 'file', message: `not JSON (${(e as Error).message})` }] };
+      // Python's json (pandas) writes NaN for an empty cell: PandaLM's test set has `"input": NaN`.
+      const relaxed = withoutNaN(source);
+      try {
+        value = JSON.parse(relaxed.text);
+        problems.push({ severity: 'warning', where: 'file', message: `${relaxed.count} value(s) written as NaN or Infinity (Python's JSON, not JSON) read as null` });
+      } catch {
+        return { items: [], problems: [{ severity: 'error', where: 'file', message: `not JSON (${(e as Error).message})` }] };
+      }
     }
-    return { items: (value as unknown[]).map((v, i) => ({ where: `item ${i + 1}`, value: v })), problems: [] };
+    return { items: (value as unknown[]).map((v, i) => ({ where: `item ${i + 1}`, value: v })), problems };
   }
   const problems: ImportProblem[] = [];
   const items: Records['items'] = [];
@@ -57,6 +65,33 @@ export function readRecords(text: string): Records {
     else items.push({ where: `line ${item.line}`, value: item.record });
   }
   return { items, problems };
+}
+
+/** NaN, Infinity and -Infinity outside strings replaced by null (a linear scan that skips strings). */
+export function withoutNaN(text: string): { text: string; count: number } {
+  let out = '';
+  let count = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    const m = /^-?(?:NaN|Infinity)\b/.exec(text.slice(i, i + 9));
+    if (m) {
+      out += 'null';
+      count++;
+      i += m[0].length;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return { text: out, count };
 }
 
 export function importData(format: DataFormat, text: string, opts: DataImportOptions): DataImport {
