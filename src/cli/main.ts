@@ -8,6 +8,7 @@ import { labelsCommand } from './commands/labels';
 import { compareCommand } from './commands/compare';
 import { probeCommand } from './commands/probe';
 import { importCommand } from './commands/import';
+import { importDataCommand } from './commands/importData';
 import { thresholdsCommand } from './commands/thresholds';
 import { mergeCommand } from './commands/merge';
 import { batchCommand } from './commands/batch';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
   probe: probeCommand,
   import: importCommand,
+  'import-data': importDataCommand,
   thresholds: thresholdsCommand,
   merge: mergeCommand,
   batch: batchCommand,
@@ -47,7 +49,10 @@ Commands:
   labels export --labels FILE --data D --out D2 [--metric M] [--template T]
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
-  import fastchat|promptfoo|vertex <file> --out DIR [--force] [--json]
+  import fastchat|promptfoo|vertex|openai-evals <file> --out DIR [--force] [--json] [--allow DIR]
+  import-data llmbar|judgebench|pandalm|mtbench-human|multi-annotator <file> --out D.jsonl
+      (--template T | --metric M) [--labels L.jsonl] [--dimension D] [--aggregate majority|mean|median]
+      [--prompt-field F] [--response-field F] [--set NAME] [--force] [--json]
   thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
   merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
   batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)

@@ -42,6 +42,8 @@ export const DIAGNOSTIC_CODES = [
   'placeholder-before-rubric',
   // a verdict pattern the linear-time engine cannot run (backreference, lookaround)
   'verdict-pattern-unsupported',
+  // categorical verdicts (`labels:`)
+  'example-label-unknown',
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

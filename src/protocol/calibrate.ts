@@ -43,7 +43,7 @@ export const biasRowSchema = z.object({
 export type BiasRow = z.infer<typeof biasRowSchema>;
 
 export const guidanceViewSchema = z.object({
-  task: z.enum(['binary', 'ordinal', 'pairwise']),
+  task: z.enum(['binary', 'ordinal', 'pairwise', 'nominal']),
   /** One sentence naming the figures that fit the task. */
   advice: z.string(),
   /** Headline keys (and `per_class` for binary) to highlight. */
@@ -99,7 +99,7 @@ export const calibrationViewSchema = z.object({
   /** The file as shown: relative to the workspace when inside it. */
   display: z.string(),
   metric: z.string(),
-  kind: z.enum(['pointwise', 'pairwise']),
+  kind: z.enum(['pointwise', 'pairwise', 'categorical']),
   /** Rows with both labels. */
   n: count,
   skipped: count,

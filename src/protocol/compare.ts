@@ -9,7 +9,7 @@ export const compareViewSchema = z.object({
   b: z.string(),
   metricA: z.string(),
   metricB: z.string(),
-  kind: z.enum(['pointwise', 'pairwise']),
+  kind: z.enum(['pointwise', 'pairwise', 'categorical']),
   n: count,
   agreement: figure,
   cohenKappa: figure,

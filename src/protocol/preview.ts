@@ -66,6 +66,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     orders: z.array(swapOrderSchema).check(z.minLength(1)),
     /** How the judge's reply is read, when the template declares a verdict format. */
     verdictRule: z.optional(z.string()),
+    /** An imported template: where it came from and how the source's variables map to dataset fields. */
+    sourceMapping: z.optional(z.string()),
     /** Warnings and infos that do not stop the render. */
     diagnostics: z.array(problemSchema),
   }),

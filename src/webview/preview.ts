@@ -33,6 +33,11 @@ function render(message: HostMessage): void {
       rule.append(el('strong', undefined, 'Verdict: '), document.createTextNode(message.verdictRule));
       nodes.push(rule);
     }
+    if (message.sourceMapping) {
+      const mapping = el('p', 'source-mapping');
+      mapping.append(el('strong', undefined, 'Fields: '), document.createTextNode(message.sourceMapping));
+      nodes.push(mapping);
+    }
     for (const order of message.orders) nodes.push(orderView(order, message.orders.length > 1));
     if (message.diagnostics.length) nodes.push(problems(`${message.diagnostics.length} warning${message.diagnostics.length === 1 ? '' : 's'} (the prompt still renders)`, message.diagnostics, 'warnings'));
   }

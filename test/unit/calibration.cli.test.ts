@@ -187,7 +187,7 @@ describe('judge-studio calibrate usage errors', () => {
   it('names the expected columns when the metric has none in the file', async () => {
     await usageError(
       ['vertex_matrix.jsonl', '--metric', 'fluency'],
-      /vertex_matrix\.jsonl: no label columns for metric "fluency": expected "fluency\/human_rating" and "fluency\/score" \(pointwise\) or "fluency\/human_pairwise_choice" and "fluency\/pairwise_choice" \(pairwise\); the file has label columns for metric "pairwise_fluency"/,
+      /vertex_matrix\.jsonl: no label columns for metric "fluency": expected "fluency\/human_rating" and "fluency\/score" \(pointwise\), "fluency\/human_pairwise_choice" and "fluency\/pairwise_choice" \(pairwise\) or "fluency\/human_label" and "fluency\/label" \(categorical\); the file has label columns for metric "pairwise_fluency"/,
     );
   });
 

@@ -163,7 +163,7 @@ describe('calibrating a stream of rows', () => {
   it('fails with the expected column names when the metric has no columns, naming metrics that do', async () => {
     const outcome = await calibrate(rows([{ 'fluency/human_rating': 3, 'fluency/score': 3 }]), 'q');
     assert.ok(!outcome.ok);
-    assert.match(outcome.error, /"q\/human_rating" and "q\/score" \(pointwise\) or "q\/human_pairwise_choice" and "q\/pairwise_choice"/);
+    assert.match(outcome.error, /"q\/human_rating" and "q\/score" \(pointwise\), "q\/human_pairwise_choice" and "q\/pairwise_choice" \(pairwise\) or "q\/human_label" and "q\/label" \(categorical\)/);
     assert.match(outcome.error, /"fluency"/);
   });
 

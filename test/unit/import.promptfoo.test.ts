@@ -24,12 +24,17 @@ function render(text: string, row: Record<string, string>) {
 }
 
 describe('import promptfoo', () => {
-  const result = importPromptfoo(config);
-  const byName = new Map(result.templates.map((t) => [t.name, t]));
+  let result: Awaited<ReturnType<typeof importPromptfoo>>;
+  let byName: Map<string, { text: string }>;
+  before(async () => {
+    result = await importPromptfoo(config);
+    byName = new Map(result.templates.map((t) => [t.name, t]));
+  });
 
-  it('makes a template per grader assertion, defaultTest included, and warns about g-eval steps', () => {
+  it('makes a template per grader assertion, defaultTest included, warns about g-eval steps and names the assertion that is not model-graded', () => {
     assert.deepEqual(result.templates.map((t) => t.file), ['llm_rubric_1.judge', 'mentions_product.judge', 'model_graded_closedqa_3.judge', 'g_eval_4.judge', 'llm_rubric_5.judge']);
-    assert.deepEqual(result.problems.map((p) => [p.severity, p.where]), [['warning', 'tests[0].assert[3]']]);
+    assert.deepEqual(result.problems.map((p) => [p.severity, p.where]), [['warning', 'tests[0].assert[3]'], ['warning', 'tests[0].assert[0]']]);
+    assert.match(result.problems[1]!.message, /^contains: not a model-graded assertion/);
     for (const t of result.templates) assert.deepEqual(validateTemplate(t.text).filter((d) => d.severity === 'error'), [], t.file);
   });
 
@@ -66,10 +71,10 @@ describe('import promptfoo', () => {
     assert.deepEqual(read('g_eval_4', '{"score":7,"reason":"Mostly complete."}'), { ok: true, value: { justification: 'Mostly complete.', score: 7 } });
   });
 
-  it('reports a Nunjucks tag it cannot reproduce and a file it cannot read', () => {
-    const r = importPromptfoo('tests:\n  - assert:\n      - type: llm-rubric\n        value: "{% if x %}y{% endif %}"\n');
+  it('reports a Nunjucks tag it cannot reproduce and a file it cannot read', async () => {
+    const r = await importPromptfoo('tests:\n  - assert:\n      - type: llm-rubric\n        value: "{% if x %}y{% endif %}"\n');
     assert.equal(r.templates.length, 0);
     assert.match(r.problems[0]!.message, /more than a plain \{\{ variable \}\}/);
-    assert.equal(importPromptfoo('a: [').problems[0]!.where, 'file');
+    assert.equal((await importPromptfoo('a: [')).problems[0]!.where, 'file');
   });
 });

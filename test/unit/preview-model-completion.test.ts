@@ -82,7 +82,7 @@ describe('completion', () => {
 
   it('offers the front-matter keys not yet written, for the template kind', () => {
     const names = labels('---\nname: x\nkind: pointwise\n‸\n---\n');
-    assert.deepEqual(names, ['description', 'scale', 'inputs', 'model', 'criteria', 'verdict', 'freeform', 'system']);
+    assert.deepEqual(names, ['description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'criteria', 'verdict', 'freeform', 'system']);
     const { text, offset } = at('---\nname: x\nkind: pointwise\nsc‸\n---\n');
     const entry = completionsAt(parseTemplate(text), offset, NO_SAMPLE).find((e) => e.label === 'scale');
     assert.equal(entry?.insertText, 'scale: ');

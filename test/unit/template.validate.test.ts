@@ -7,9 +7,9 @@ import { validateTemplate } from '../../src/core/template';
 import { edit, expectNone, expectOne, HHH, marked, spanOf, VALID, withCode } from './template.fixtures.test';
 
 describe('validateTemplate', () => {
-  it('has a test here, in template.rubric.test.ts, template.lints.test.ts or template.verdict.test.ts for every stable diagnostic code', () => {
+  it('has a test here, in template.rubric.test.ts, template.lints.test.ts, template.verdict.test.ts or categorical.test.ts for every stable diagnostic code', () => {
     // Guards this file against a code being added without tests.
-    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced', 'verdict-missing', 'verdict-not-asked', 'verdict-pattern-invalid', 'verdict-pattern-unsafe', 'criterion-rubric-missing', 'criterion-weight-range', 'criterion-weights-sum', 'criterion-rubric-gap', 'example-criterion-missing', 'unknown-criterion', 'placeholder-before-rubric', 'verdict-pattern-unsupported']);
+    const tested = new Set(['front-matter-missing', 'front-matter-invalid', 'missing-section', 'duplicate-section', 'empty-section', 'missing-placeholder', 'unknown-placeholder', 'unused-input', 'handlebars-syntax', 'rubric-gap', 'rubric-duplicate', 'rubric-out-of-scale', 'example-invalid-json', 'example-out-of-scale', 'unknown-dimension', 'ranking-level-missing', 'empty-rubric-level', 'rubric-vague', 'undelimited-input', 'verdict-before-reasoning', 'examples-unbalanced', 'verdict-missing', 'verdict-not-asked', 'verdict-pattern-invalid', 'verdict-pattern-unsafe', 'criterion-rubric-missing', 'criterion-weight-range', 'criterion-weights-sum', 'criterion-rubric-gap', 'example-criterion-missing', 'unknown-criterion', 'placeholder-before-rubric', 'verdict-pattern-unsupported', 'example-label-unknown']);
     assert.deepEqual(DIAGNOSTIC_CODES.filter((c) => !tested.has(c)), []);
   });
 

@@ -10,7 +10,9 @@ import { formatPanel, formatStability } from '../../core/calibration/panelFormat
 import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallView, type CriteriaCalibration } from '../../core/calibration/criteria';
 import { isSkip, type DatasetItem } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
-import { joinLabels, type JoinStats } from '../../core/labels';
+import { joinLabels, templatesForMetric, type JoinStats } from '../../core/labels';
+import { parseTemplate } from '../../core/template';
+import { readFile } from 'node:fs/promises';
 import { latestPerRow } from '../../core/results';
 import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
@@ -72,9 +74,10 @@ export const calibrateCommand: Command = async (args, io) => {
       yield item;
     }
   })();
+  const passingLabels = (await looksCategorical(open(), metric)) ? await passingLabelsFor(io, metric, values.template) : undefined;
   let outcome;
   try {
-    outcome = await calibrate(items, metric);
+    outcome = await calibrate(items, metric, passingLabels ? { passingLabels } : {});
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
@@ -146,6 +149,30 @@ async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: stri
     return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
   }
   return false;
+}
+
+/** The first readable row decides whether the file holds a categorical judge's results (`m/label`). */
+async function looksCategorical(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
+  for await (const item of items) {
+    if (isSkip(item)) continue;
+    return Object.hasOwn(item.record, `${metric}/label`) || Object.hasOwn(item.record, `${metric}/human_label`);
+  }
+  return false;
+}
+
+/** The template's `passing_labels` (from --template, else the one workspace template named after the metric), for the pass/fail view. */
+async function passingLabelsFor(io: CliIO, metric: string, template: string | undefined): Promise<string[] | undefined> {
+  if (template) {
+    let text: string;
+    try {
+      text = await readFile(path.resolve(io.cwd, template), 'utf8');
+    } catch (e) {
+      throw new UsageError(`${template}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    return parseTemplate(text).config?.passing_labels;
+  }
+  const found = await templatesForMetric(io.cwd, metric);
+  return found.length === 1 ? found[0]?.template.config?.passing_labels : undefined;
 }
 
 /** The per-criterion report when the overall cannot be calibrated (no overall labels). */

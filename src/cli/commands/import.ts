@@ -1,10 +1,10 @@
-// `judge-studio import fastchat|promptfoo|vertex FILE --out DIR`: writes one template per judge prompt
-// found and validates each; an existing file is left alone unless --force. Nothing is written
-// outside --out or through a link in it, and a problem with any template writes none of them.
-import { readFile } from 'node:fs/promises';
+// `judge-studio import fastchat|promptfoo|vertex|openai-evals FILE --out DIR [--allow DIR]…`: writes one template
+// per judge prompt found and validates each; an existing file is left alone unless --force. A promptfoo
+// config's `file://` references are read inside its folder, and in folders named by --allow. Nothing is
+// written outside --out or through a link in it, and a problem with any template writes none of them.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { IMPORT_FORMATS, importJudgePrompts, type ImportFormat } from '../../core/import';
+import { IMPORT_FORMATS, importJudgePromptFile, type ImportFormat } from '../../core/import';
 import { writeTemplates } from '../../core/import/write';
 import { validateTemplate } from '../../core/template';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
@@ -12,7 +12,7 @@ import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
 export const importCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: { out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: { out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, allow: { type: 'string', multiple: true, default: [] } },
     allowPositionals: true,
     strict: true,
   });
@@ -20,13 +20,12 @@ export const importCommand: Command = async (args, io) => {
   if (!format || !IMPORT_FORMATS.includes(format as ImportFormat)) throw new UsageError(`import: name a format (${IMPORT_FORMATS.join(', ')}), e.g. \`judge-studio import fastchat judge_prompts.jsonl --out judges\``);
   if (!file || rest.length > 0) throw new UsageError('import: name exactly one source file');
   if (!values.out) throw new UsageError('import: --out DIR is required (the folder the templates are written to)');
-  let text: string;
+  let result;
   try {
-    text = await readFile(path.resolve(io.cwd, file), 'utf8');
+    result = await importJudgePromptFile(format as ImportFormat, path.resolve(io.cwd, file), { allow: values.allow.map((d) => path.resolve(io.cwd, d)) });
   } catch (e) {
     throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  const result = importJudgePrompts(format as ImportFormat, text, path.basename(file));
   const outDir = path.resolve(io.cwd, values.out);
   // All templates or none, inside --out only and never through a link (core/import/write.ts).
   const outcome = await writeTemplates(outDir, result.templates, { force: values.force }).catch((e: NodeJS.ErrnoException) => {

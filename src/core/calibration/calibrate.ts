@@ -13,18 +13,20 @@ import {
   spearmanFromTable,
 } from './confusion';
 import { guidanceFor } from './guidance';
-import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
-import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, SkipReasons } from './types';
+import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseCategory, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
+import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, PassFailView, SkipReasons } from './types';
 
 export interface CalibrateOptions {
   /** Notes (unreadable rows, labels that are not labels) kept for stderr; the rest are only counted. */
   maxNotes?: number;
+  /** Categorical: the template's `passing_labels`, for the pass/fail view of the same rows. */
+  passingLabels?: readonly string[];
 }
 
 type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
 
 export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
-  const run = new Calibration(metric, opts.maxNotes ?? 20);
+  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.passingLabels);
   for await (const item of items) {
     const error = isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item);
     if (error !== undefined) return { ok: false, error };
@@ -32,7 +34,8 @@ export async function calibrate(items: Items, metric: string, opts: CalibrateOpt
   return run.finish();
 }
 
-const SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice'];
+const SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice', '/human_label', '/label'];
+const KINDS: readonly CalibrationKind[] = ['pointwise', 'pairwise', 'categorical'];
 
 class Calibration {
   private kind: CalibrationKind | undefined;
@@ -44,6 +47,8 @@ class Calibration {
   private notesOmitted = 0;
   private readonly pointwise = new ConfusionCounter<number>();
   private readonly pairwise = new ConfusionCounter<Choice>();
+  private readonly categorical = new ConfusionCounter<string>();
+  private readonly passFail = new ConfusionCounter<string>();
   private readonly pointwiseBias = new PointwiseBiasCounter();
   private readonly pairwiseBias: PairwiseBiasCounter;
   private readonly rules: RuleViolationCounter;
@@ -55,6 +60,7 @@ class Calibration {
   constructor(
     private readonly metric: string,
     private readonly maxNotes: number,
+    private readonly passingLabels?: readonly string[],
   ) {
     this.pairwiseBias = new PairwiseBiasCounter(metric);
     this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
@@ -81,7 +87,16 @@ class Calibration {
     if (!this.seenHuman && Object.hasOwn(record, columns.human)) this.seenHuman = true;
     if (!this.seenJudge && Object.hasOwn(record, columns.judge)) this.seenJudge = true;
     this.rules.add(record);
-    if (this.kind === 'pointwise') {
+    if (this.kind === 'categorical') {
+      const human = parseCategory(record[columns.human]);
+      const judge = parseCategory(record[columns.judge]);
+      this.countCoverage(record, isLabel(human));
+      if (isLabel(human) && isLabel(judge)) {
+        this.categorical.add(human, judge);
+        const passing = this.passingLabels;
+        if (passing) this.passFail.add(passing.includes(human) ? 'pass' : 'fail', passing.includes(judge) ? 'pass' : 'fail');
+      } else this.skip(item, human, judge);
+    } else if (this.kind === 'pointwise') {
       const human = parseRating(record[columns.human]);
       const judge = parseRating(record[columns.judge]);
       this.countCoverage(record, isLabel(human));
@@ -117,7 +132,7 @@ class Calibration {
         ok: false,
         error:
           `no column "${columns.human}" with human labels (found "${columns.judge}"); ` +
-          `add the human ${kind === 'pointwise' ? 'ratings' : 'choices'} in that column to calibrate metric "${this.metric}"`,
+          `add the human ${kind === 'pointwise' ? 'ratings' : kind === 'categorical' ? 'labels' : 'choices'} in that column to calibrate metric "${this.metric}"`,
       };
     }
     if (!this.seenJudge) {
@@ -132,9 +147,10 @@ class Calibration {
   }
 
   private report(kind: CalibrationKind): CalibrationReport {
-    const { labels, matrix } = kind === 'pointwise' ? this.pointwise.matrix() : this.pairwise.matrix();
+    const counter: ConfusionCounter<Label> = kind === 'pointwise' ? this.pointwise : kind === 'pairwise' ? this.pairwise : this.categorical;
+    const { labels, matrix } = counter.matrix();
     const classes = perClass(labels, matrix);
-    const n = kind === 'pointwise' ? this.pointwise.total : this.pairwise.total;
+    const n = counter.total;
     const s = this.skips;
     const pairwiseBias = kind === 'pairwise' ? this.pairwiseBias.result() : undefined;
     const report: CalibrationReport = {
@@ -160,30 +176,46 @@ class Calibration {
       labelled: this.labelled,
       coverage: this.labelled > 0 ? Math.round((n / this.labelled) * 1e6) / 1e6 : null,
       failed_by_kind: { ...this.failedByKind },
-      bias: pairwiseBias ?? this.pointwiseBias.result(),
+      bias: pairwiseBias ?? (kind === 'categorical' ? {} : this.pointwiseBias.result()),
       guidance: guidanceFor(kind, labels, classes, n, pairwiseBias),
+      ...(kind === 'categorical' && this.passingLabels ? { pass_fail: this.passFailView(this.passingLabels) } : {}),
     };
     const rules = this.rules.result();
     if (rules) report.rule_violations = rules;
     return report;
   }
 
+  /** The categorical figures of the same rows read as pass/fail through the passing labels. */
+  private passFailView(passing: readonly string[]): PassFailView {
+    const { labels, matrix } = this.passFail.matrix();
+    const classes = perClass(labels, matrix);
+    return {
+      passing_labels: [...passing],
+      n: this.passFail.total,
+      labels,
+      confusion_matrix: matrix,
+      accuracy: accuracy(matrix),
+      balanced_accuracy: balancedAccuracy(classes),
+      balanced_f1: balancedF1(classes),
+      cohen_kappa: cohenKappa(matrix),
+      per_class: classes,
+    };
+  }
+
   /** Decides the kind from the first row that has any of the metric's columns. */
   private detectKind(item: DatasetRow): string | undefined {
     const { record } = item;
-    const point = columnsFor(this.metric, 'pointwise');
-    const pair = columnsFor(this.metric, 'pairwise');
-    const hasPoint = Object.hasOwn(record, point.human) || Object.hasOwn(record, point.judge);
-    const hasPair = Object.hasOwn(record, pair.human) || Object.hasOwn(record, pair.judge);
-    if (hasPoint && hasPair) {
-      return (
-        `row ${item.row} (line ${item.line}) has both pointwise ("${point.human}", "${point.judge}") and ` +
-        `pairwise ("${pair.human}", "${pair.judge}") columns for metric "${this.metric}"; keep one kind per metric name`
-      );
+    const found = KINDS.map((kind) => ({ kind, columns: columnsFor(this.metric, kind) })).filter(
+      ({ columns }) => Object.hasOwn(record, columns.human) || Object.hasOwn(record, columns.judge),
+    );
+    if (found.length > 1) {
+      const which = found.map(({ kind, columns }) => `${kind} ("${columns.human}", "${columns.judge}")`).join(' and ');
+      return `row ${item.row} (line ${item.line}) has ${which} columns for metric "${this.metric}"; keep one kind per metric name`;
     }
-    if (hasPoint || hasPair) {
-      this.kind = hasPoint ? 'pointwise' : 'pairwise';
-      this.columns = hasPoint ? point : pair;
+    const only = found[0];
+    if (only) {
+      this.kind = only.kind;
+      this.columns = only.columns;
     } else {
       this.collectOtherMetrics(record);
     }
@@ -203,8 +235,8 @@ class Calibration {
     const others = [...this.otherMetrics].sort();
     const hint = others.length === 0 ? '' : `; the file has label columns for metric${others.length === 1 ? '' : 's'} ${others.map((o) => `"${o}"`).join(', ')}`;
     return (
-      `no label columns for metric "${m}": expected "${m}/human_rating" and "${m}/score" (pointwise) ` +
-      `or "${m}/human_pairwise_choice" and "${m}/pairwise_choice" (pairwise)${hint}`
+      `no label columns for metric "${m}": expected "${m}/human_rating" and "${m}/score" (pointwise), ` +
+      `"${m}/human_pairwise_choice" and "${m}/pairwise_choice" (pairwise) or "${m}/human_label" and "${m}/label" (categorical)${hint}`
     );
   }
 
@@ -212,7 +244,7 @@ class Calibration {
   private skip<T>(item: DatasetRow, human: ParsedLabel<T>, judge: ParsedLabel<T>): void {
     const columns = this.columns;
     if (columns === undefined) return;
-    const expected = this.kind === 'pointwise' ? 'a number' : `one of ${CHOICE_SPELLINGS}`;
+    const expected = this.kind === 'pointwise' ? 'a number' : this.kind === 'categorical' ? 'a label (text)' : `one of ${CHOICE_SPELLINGS}`;
     let invalid = false;
     for (const [column, label] of [[columns.human, human], [columns.judge, judge]] as const) {
       if (!(label instanceof InvalidLabel)) continue;

@@ -2,12 +2,13 @@
 // then agreement, bias, rule violations, guidance and the threshold checks.
 import { round, type ThresholdCheck } from './thresholds';
 import { taskOf, type Task } from './guidance';
-import type { CalibrationReport, Correlation, Figure, PairwiseBias, PointwiseBias, Rate, RuleViolations } from './types';
+import type { CalibrationReport, Correlation, Figure, PairwiseBias, PassFailView, PointwiseBias, Rate, RuleViolations } from './types';
 
 const TASK_NAMES: Record<Task, string> = {
   binary: 'binary (pass/fail) labels: read precision, recall and F1 per class (table above) and Cohen\'s kappa',
   ordinal: 'an ordinal scale: read Spearman rho, Kendall tau-b and quadratic-weighted kappa',
   pairwise: 'pairwise preference: read accuracy (agreement rate) and position consistency',
+  nominal: 'categorical labels (a nominal scale): read balanced accuracy, Cohen\'s kappa and F1 per label',
 };
 
 export function formatReport(report: CalibrationReport, checks: readonly ThresholdCheck[] = []): string {
@@ -29,9 +30,12 @@ export function formatReport(report: CalibrationReport, checks: readonly Thresho
     ['Kendall tau-b', report.kendall_tau],
   ];
   for (const [name, value] of figures) if (value !== undefined) out.push(`  ${name.padEnd(25)}${figure(value)}`);
-  out.push('');
-  out.push('Bias (n = how many rows or passes each figure rests on)');
-  out.push(...biasLines(report));
+  if (report.pass_fail) out.push('', ...passFailLines(report.pass_fail));
+  if (report.kind !== 'categorical') {
+    out.push('');
+    out.push('Bias (n = how many rows or passes each figure rests on)');
+    out.push(...biasLines(report));
+  }
   if (report.rule_violations) {
     out.push('');
     out.push(...ruleLines(report.rule_violations));
@@ -71,7 +75,7 @@ function skippedText(report: CalibrationReport): string {
   return `${report.skipped} skipped${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
-function matrixTable(report: CalibrationReport): string[] {
+function matrixTable(report: Pick<CalibrationReport, 'labels' | 'confusion_matrix' | 'per_class' | 'n'>): string[] {
   const labels = report.labels.map(String);
   if (labels.length === 0) return ['  (empty: no row has both labels)'];
   const corner = 'human \\ judge';
@@ -111,6 +115,19 @@ function biasLines(report: CalibrationReport): string[] {
   return rows.map(([name, value, n, unit]) =>
     n === 0 ? `  ${name.padEnd(width)}${'n/a'.padStart(7)}   no ${unit} with the needed data` : `  ${name.padEnd(width)}${(value === null ? 'n/a' : value.toFixed(3)).padStart(7)}   n=${n} ${unit}`,
   );
+}
+
+function passFailLines(v: PassFailView): string[] {
+  const lines = [`As pass/fail (passing labels: ${v.passing_labels.map((l) => JSON.stringify(l)).join(', ')}; ${v.n} row${v.n === 1 ? '' : 's'})`];
+  lines.push(...matrixTable({ labels: v.labels, confusion_matrix: v.confusion_matrix, per_class: v.per_class, n: v.n }));
+  const figures: [string, Figure][] = [
+    ['accuracy', v.accuracy],
+    ['balanced accuracy', v.balanced_accuracy],
+    ['balanced F1', v.balanced_f1],
+    ["Cohen's kappa", v.cohen_kappa],
+  ];
+  for (const [name, value] of figures) lines.push(`  ${name.padEnd(25)}${figure(value)}`);
+  return lines;
 }
 
 function ruleLines(v: RuleViolations): string[] {

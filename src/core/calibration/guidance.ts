@@ -6,11 +6,12 @@ import type { CalibrationKind, ClassFigures, Guidance, Label, PairwiseBias } fro
 export const MIN_ROWS = 30;
 export const MIN_CLASS_ROWS = 5;
 
-export type Task = 'binary' | 'ordinal' | 'pairwise';
+export type Task = 'binary' | 'ordinal' | 'pairwise' | 'nominal';
 
-/** Pointwise labels within {0, 1} are pass/fail; other pointwise scales are ordinal. */
+/** Pointwise labels within {0, 1} are pass/fail; other pointwise scales are ordinal; categorical labels are nominal. */
 export function taskOf(kind: CalibrationKind, labels: readonly Label[]): Task {
   if (kind === 'pairwise') return 'pairwise';
+  if (kind === 'categorical') return 'nominal';
   return labels.length > 0 && labels.every((l) => l === 0 || l === 1) ? 'binary' : 'ordinal';
 }
 
@@ -19,6 +20,7 @@ export const PRIMARY: Record<Task, string[]> = {
   binary: ['per_class.precision', 'per_class.recall', 'per_class.f1', 'cohen_kappa'],
   ordinal: ['spearman', 'kendall_tau', 'quadratic_weighted_kappa'],
   pairwise: ['accuracy', 'bias.position_consistency'],
+  nominal: ['balanced_accuracy', 'cohen_kappa', 'per_class.f1'],
 };
 
 export function guidanceFor(

@@ -7,6 +7,7 @@ export interface Columns {
 }
 
 export function columnsFor(metric: string, kind: CalibrationKind): Columns {
+  if (kind === 'categorical') return { human: `${metric}/human_label`, judge: `${metric}/label` };
   return kind === 'pointwise'
     ? { human: `${metric}/human_rating`, judge: `${metric}/score` }
     : { human: `${metric}/human_pairwise_choice`, judge: `${metric}/pairwise_choice` };
@@ -44,6 +45,15 @@ export function parseRating(value: unknown): ParsedLabel<number> {
     return DECIMAL.test(text) ? Number(text) : new InvalidLabel(value);
   }
   return new InvalidLabel(value);
+}
+
+/** A categorical label: text (trimmed), or a number written as text (a CSV cell, a label "1"). */
+export function parseCategory(value: unknown): ParsedLabel<string> {
+  if (value === undefined || value === null) return MISSING;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : new InvalidLabel(value);
+  if (typeof value !== 'string') return new InvalidLabel(value);
+  const text = value.trim();
+  return text === '' ? MISSING : text;
 }
 
 export type Choice = 'A' | 'B' | 'TIE';

@@ -1,7 +1,8 @@
 // The calibration report: design.md's contract keys plus additions (per_class, bias, guidance,
 // rule_violations, skipped_by_reason). Contract keys are never renamed.
 
-export type CalibrationKind = 'pointwise' | 'pairwise';
+/** `categorical`: the judge answers one of a template's labels (`m/label` vs `m/human_label`), a nominal scale. */
+export type CalibrationKind = 'pointwise' | 'pairwise' | 'categorical';
 export type Label = number | string;
 
 /** A figure that may be undefined (all labels equal, zero variance) is null, never NaN. */
@@ -62,6 +63,22 @@ export interface RuleViolations {
   by_rule: Record<string, { rows: number; rate: Figure }>;
 }
 
+export type CategoricalBias = Record<string, never>;
+
+/** A categorical calibration read as pass/fail through the template's `passing_labels`. */
+export interface PassFailView {
+  passing_labels: string[];
+  n: number;
+  /** `fail`, `pass`: the ones either side used. */
+  labels: string[];
+  confusion_matrix: number[][];
+  accuracy: Figure;
+  balanced_accuracy: Figure;
+  balanced_f1: Figure;
+  cohen_kappa: Figure;
+  per_class: ClassFigures[];
+}
+
 export interface Guidance {
   primary: string[];
   warnings: string[];
@@ -103,8 +120,11 @@ export interface CalibrationReport {
   coverage: Figure;
   /** Labelled rows whose judgment failed, by `m/error_kind` (`unknown` for lines that predate it). */
   failed_by_kind: Record<string, number>;
-  bias: PairwiseBias | PointwiseBias;
+  /** Categorical labels have no length or position figures: an empty object. */
+  bias: PairwiseBias | PointwiseBias | CategoricalBias;
   rule_violations?: RuleViolations;
+  /** Categorical, when the template has `passing_labels`: the same rows as pass/fail. */
+  pass_fail?: PassFailView;
   guidance: Guidance;
 }
 

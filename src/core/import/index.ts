@@ -1,17 +1,39 @@
 export * from './types';
 export { importFastChat } from './fastchat';
-export { importPromptfoo } from './promptfoo';
+export { importPromptfoo, type PromptfooImportOptions } from './promptfoo';
 export { importVertex } from './vertex';
+export { importOpenAIEvals } from './openaiEvals';
 export { parsePythonFormat, handlebarsBody, formatPython } from './pyformat';
+export { confinedFiles, type ReferencedFiles } from './files';
 
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { importFastChat } from './fastchat';
-import { importPromptfoo } from './promptfoo';
+import { confinedFiles } from './files';
+import { importOpenAIEvals } from './openaiEvals';
+import { importPromptfoo, type PromptfooImportOptions } from './promptfoo';
 import type { ImportFormat, ImportResult } from './types';
 import { importVertex } from './vertex';
 
-/** One entry point for the CLI and the editor: the source file's text and name, in a format. */
-export function importJudgePrompts(format: ImportFormat, text: string, sourceName: string): ImportResult {
+/** The source file's text and name, in a format; a promptfoo config's own files need `promptfoo` options. */
+export async function importJudgePrompts(format: ImportFormat, text: string, sourceName: string, promptfoo: PromptfooImportOptions = {}): Promise<ImportResult> {
   if (format === 'fastchat') return importFastChat(text);
-  if (format === 'promptfoo') return importPromptfoo(text);
+  if (format === 'promptfoo') return importPromptfoo(text, promptfoo);
+  if (format === 'openai-evals') return importOpenAIEvals(text);
   return importVertex(text, sourceName);
+}
+
+export interface ImportFileOptions {
+  /** Folders besides the source's own that referenced files may be read from (`--allow DIR`). */
+  allow?: readonly string[];
+}
+
+/**
+ * One entry point for the CLI and the editor: a source file on disk. A promptfoo config's
+ * `file://` references are followed relative to it, inside its folder (and `allow`) only.
+ */
+export async function importJudgePromptFile(format: ImportFormat, file: string, opts: ImportFileOptions = {}): Promise<ImportResult> {
+  const text = await readFile(file, 'utf8');
+  const dir = path.dirname(path.resolve(file));
+  return importJudgePrompts(format, text, path.basename(file), { files: confinedFiles(dir, opts.allow ?? []), dir });
 }

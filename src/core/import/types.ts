@@ -23,6 +23,6 @@ export interface ImportResult {
   problems: ImportProblem[];
 }
 
-export type ImportFormat = 'fastchat' | 'promptfoo' | 'vertex';
+export type ImportFormat = 'fastchat' | 'promptfoo' | 'vertex' | 'openai-evals';
 
-export const IMPORT_FORMATS: readonly ImportFormat[] = ['fastchat', 'promptfoo', 'vertex'];
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['fastchat', 'promptfoo', 'vertex', 'openai-evals'];

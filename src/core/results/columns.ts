@@ -24,6 +24,8 @@ export interface ColumnSpec {
 
 export const COLUMNS: readonly ColumnSpec[] = [
   { name: 'score', feature: 'verdict', description: 'pointwise verdict: an integer on the scale (weighted criteria: the unrounded weighted mean); null on a failed row' },
+  { name: 'label', feature: 'verdict', description: "categorical verdict: one of the template's labels; null on a failed row" },
+  { name: 'passed', feature: 'verdict', description: 'passing_labels or pass_threshold: whether the verdict passes; null on a failed row' },
   { name: 'pairwise_choice', feature: 'verdict', description: 'pairwise verdict: A, B or TIE after mapping the swapped pass back; null on a failed row' },
   { name: 'justification', feature: 'verdict', description: "the judge's reasoning for the verdict (text verdicts: the reply before the verdict)" },
   { name: 'confidence', feature: 'verdict', description: "pairwise: the judge's stated confidence (mean of both orders; 0.5 when the orders disagree; null when the format states none); pointwise with samples or a panel: the share that gave the verdict" },
@@ -38,7 +40,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
   { name: 'score_mean', feature: 'samples', description: 'mean score over the samples (panels: over the judges)' },
   { name: 'score_sd', feature: 'samples', description: 'population standard deviation of the samples’ scores' },
   { name: 'flip_rate', feature: 'samples', description: 'share of samples whose verdict differs from the majority' },
-  { name: 'sample_agreement', feature: 'samples', description: 'pairwise: share of samples that gave the majority winner' },
+  { name: 'sample_agreement', feature: 'samples', description: 'pairwise and categorical: share of samples that gave the majority verdict' },
   { name: 'score_rounded', feature: 'criteria', description: 'the overall weighted score rounded half away from zero: the integer view calibrate and compare use' },
   { name: 'score_*', feature: 'criteria', description: "one criterion's score (the criterion's name after score_)" },
   { name: 'criteria', feature: 'criteria', description: 'per criterion: score, normalised weight, evidence, justification, improvement' },
@@ -61,6 +63,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
   { name: 'error_kind', feature: 'failure', description: 'why the row failed, as a stable code (docs/reference/error-kinds.md)' },
   { name: 'raw_replies', feature: 'failure', description: 'the replies that did not validate, as received' },
   { name: 'human_rating', feature: 'human', description: "a person's score (Vertex AI's column); read by calibrate" },
+  { name: 'human_label', feature: 'human', description: "a person's label for a categorical verdict (a nominal scale in calibrate)" },
   { name: 'human_pairwise_choice', feature: 'human', description: "a person's pairwise choice (A, B, TIE; Vertex's BASELINE, CANDIDATE, SAME)" },
   { name: 'human_*', feature: 'human', description: 'other human labels (per criterion, per annotator); kept from the input, never written by a judge' },
 ];

@@ -7,9 +7,11 @@ import type { LineIndex } from '../text';
 import type { FrontMatter, TemplateConfig } from './types';
 import { closest } from './suggest';
 import { RESERVED_CRITERION_NAMES } from './criteria';
+import { labelList, realRange, refineScoring, sourceSchema } from './scoring';
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
-const VERDICT_FORMATS = ['json', 'tagged', 'regex'] as const;
+const VERDICT_FORMATS = ['json', 'tagged', 'regex', 'prometheus'] as const;
+const VERDICT_FORMAT_MESSAGE = 'must be "json", "tagged", "regex" or "prometheus"';
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const intRange = z.union([
@@ -35,6 +37,12 @@ export const frontMatterSchema = z
     kind: z.enum(['pointwise', 'pairwise'], { message: 'must be "pointwise" or "pairwise"' }),
     description: z.string().optional(),
     scale: intRange.optional(),
+    // Categorical and continuous verdicts, and a pass/fail view of either (see scoring.ts).
+    range: realRange.optional(),
+    labels: labelList.optional(),
+    passing_labels: labelList.optional(),
+    pass_threshold: z.number().optional(),
+    source: sourceSchema.optional(),
     inputs: z.array(z.string().regex(FIELD, 'an input is a dataset field name: letters, digits and _')).optional(),
     model: z
       .object({
@@ -66,14 +74,15 @@ export const frontMatterSchema = z
     // Verdict formats and free-form prompts (bring your own judge prompt).
     verdict: z
       .union([
-        z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }).transform((format) => ({ format })),
+        z.enum(VERDICT_FORMATS, { message: VERDICT_FORMAT_MESSAGE }).transform((format) => ({ format })),
         z
           .object({
-            format: z.enum(VERDICT_FORMATS, { message: 'must be "json", "tagged" or "regex"' }),
+            format: z.enum(VERDICT_FORMATS, { message: VERDICT_FORMAT_MESSAGE }),
             pattern: z.string().min(1).optional(),
             flags: z.string().optional(),
             fields: z.object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), justification: z.string().min(1).optional() }).strict().optional(),
             values: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
+            gate: z.object({ field: z.string().min(1), min: z.number(), otherwise: z.number() }).strict().optional(),
           })
           .strict(),
       ])
@@ -89,8 +98,9 @@ export const frontMatterSchema = z
   })
   .strict()
   .superRefine((fm, ctx) => {
+    refineScoring(fm, ctx);
     if (fm.kind === 'pointwise') {
-      if (!fm.scale) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'a pointwise template needs a `scale`, e.g. `scale: [1, 5]` (or `[0, 1]` for pass/fail)' });
+      if (!fm.scale && !fm.range && !fm.labels) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'a pointwise template needs a `scale`, e.g. `scale: [1, 5]` (or `[0, 1]` for pass/fail), a `range` for a continuous score, or `labels` for a categorical verdict' });
       for (const key of ['dimensions', 'ranking', 'degrees'] as const) {
         if (fm[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `\`${key}\` belongs to pairwise templates; remove it or set \`kind: pairwise\`` });
       }
@@ -122,9 +132,10 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
-    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown } | undefined = fm.verdict;
+    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown; gate?: unknown } | undefined = fm.verdict;
+    if (verdict?.gate !== undefined && (verdict.format !== 'json' || fm.kind !== 'pointwise')) ctx.addIssue({ code: 'custom', path: ['verdict', 'gate'], message: '`gate` belongs to a pointwise `json` verdict' });
     if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
-    if (verdict?.values && verdict.format === 'tagged') ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: '`values` maps what a `json` or `regex` verdict reads; a tagged verdict needs none' });
+    if (verdict?.values && (verdict.format === 'tagged' || verdict.format === 'prometheus')) ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: `\`values\` maps what a \`json\` or \`regex\` verdict reads; a ${verdict.format} verdict needs none` });
     if (verdict?.format === 'regex' && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
     if (verdict && verdict.format !== 'regex' && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
     if (fm.verdict && fm.verdict.format !== 'json' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'a multi-dimension template replies in JSON; remove `verdict` or `dimensions`' });
@@ -228,6 +239,11 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     kind: fm.kind,
     model: { ...fm.model, swap: fm.model?.swap ?? true },
     ...(fm.scale && { scale: fm.scale }),
+    ...(fm.range && { scale: { ...fm.range, continuous: true as const } }),
+    ...(fm.labels && { labels: fm.labels }),
+    ...(fm.passing_labels && { passing_labels: fm.passing_labels }),
+    ...(fm.pass_threshold !== undefined && { pass_threshold: fm.pass_threshold }),
+    ...(fm.source && { source: fm.source }),
     ...(fm.inputs && { inputs: fm.inputs }),
     ...(fm.dimensions && { dimensions: fm.dimensions }),
     ...(fm.criteria && { criteria: fm.criteria }),
@@ -265,7 +281,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap', 'judges', 'min_judges', 'scoring'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */

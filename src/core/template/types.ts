@@ -10,6 +10,12 @@ export interface IntRange {
   max: number;
 }
 
+/** A pointwise score scale: integers (`scale:`), or any number in the interval (`range:`). */
+export interface ScoreScale extends IntRange {
+  /** Set by `range:` (e.g. an OpenAI score_model grader): the score may be any number from min to max. */
+  continuous?: true;
+}
+
 export interface Dimension {
   name: string;
   description: string;
@@ -40,8 +46,16 @@ export interface ModelDefaults {
 export interface TemplateConfig {
   name: string;
   kind: JudgeKind;
-  /** Pointwise only. */
-  scale?: IntRange;
+  /** Pointwise only: from `scale` (integers) or `range` (continuous). Absent for a categorical template. */
+  scale?: ScoreScale;
+  /** Pointwise, categorical verdict: the judge answers one of these labels instead of a score. */
+  labels?: string[];
+  /** Categorical: the labels that count as a pass (`m/passed`). */
+  passing_labels?: string[];
+  /** Numeric pointwise: a row passes when its score is at least this (`m/passed`). */
+  pass_threshold?: number;
+  /** Where an imported template came from and how its source's variables became dataset fields. */
+  source?: TemplateSource;
   inputs?: string[];
   model: ModelDefaults;
   /** Multi-criterion pointwise: weighted criteria, each with its own rubric (`## name` under `# Rubric`). */
@@ -62,6 +76,15 @@ export interface TemplateConfig {
   pair?: { a: string[]; b: string[] };
   /** Dataset field naming the model that wrote the judged response (self-judging guard). */
   generator_field?: string;
+}
+
+export interface TemplateSource {
+  /** The tool the template was imported from, e.g. `openai-evals` or `promptfoo`. */
+  format: string;
+  /** The source's own name for it (a grader name, an assertion path). */
+  name?: string;
+  /** The source's variables → the dataset fields that replace them, e.g. `item.question` → `question`. */
+  fields?: Record<string, string>;
 }
 
 /** Canonical section keys; `other` is any level-1 heading we do not know. */

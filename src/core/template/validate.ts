@@ -142,7 +142,8 @@ function inputSpan(t: ParsedTemplate, input: string) {
 }
 
 function checkRubric(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[]) {
-  const range = config.kind === 'pointwise' ? config.scale : config.ranking;
+  // A continuous `range` has no score points to describe one by one.
+  const range = config.kind === 'pointwise' ? (config.scale?.continuous ? undefined : config.scale) : config.ranking;
   const section = t.sections.find((s) => s.key === 'rubric');
   if (!range || !section) return;
   const gapCode = config.kind === 'pointwise' ? 'rubric-gap' : 'ranking-level-missing';
@@ -197,10 +198,15 @@ function checkExamples(t: ParsedTemplate, config: TemplateConfig, out: Diagnosti
     if (config.criteria && !criteriaComplete(v, config)) continue;
     if (config.kind === 'pointwise' && config.scale && 'score' in v) {
       const s = v.score;
-      if (typeof s !== 'number' || !Number.isInteger(s) || s < config.scale.min || s > config.scale.max) {
-        out.push({ ...ex.span, severity: 'error', code: 'example-out-of-scale', message: `The example's score ${JSON.stringify(s)} is not an integer from ${config.scale.min} to ${config.scale.max}; the judge would copy an invalid reply.` });
+      const { min, max, continuous } = config.scale;
+      if (typeof s !== 'number' || !(continuous ? Number.isFinite(s) : Number.isInteger(s)) || s < min || s > max) {
+        out.push({ ...ex.span, severity: 'error', code: 'example-out-of-scale', message: `The example's score ${JSON.stringify(s)} is not ${continuous ? 'a number' : 'an integer'} from ${min} to ${max}; the judge would copy an invalid reply.` });
         continue;
       }
+    }
+    if (config.labels && 'label' in v && !config.labels.includes(String(v.label))) {
+      out.push({ ...ex.span, severity: 'error', code: 'example-label-unknown', message: `The example's label ${JSON.stringify(v.label)} is not one of the labels (${config.labels.map((l) => JSON.stringify(l)).join(', ')}); the judge would copy an invalid reply.` });
+      continue;
     }
     if (config.kind === 'pairwise' && 'winner' in v && !['A', 'B', 'TIE'].includes(String(v.winner))) {
       out.push({ ...ex.span, severity: 'error', code: 'example-out-of-scale', message: `The example's winner ${JSON.stringify(v.winner)} must be "A", "B" or "TIE".` });

@@ -27,9 +27,14 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
         ? config.kind === 'pointwise'
           ? prompt.includes('[[')
           : prompt.includes('[[A]]') && prompt.includes('[[B]]')
-        : true; // a custom pattern cannot be checked against prose
+        : spec.format === 'prometheus'
+          ? prompt.includes('[RESULT]')
+          : true; // a custom pattern cannot be checked against prose
   if (!told) {
-    const shape = spec.format === 'json' ? 'a JSON object' : config.kind === 'pointwise' ? 'a rating in double brackets, e.g. "Rating: [[5]]"' : '"[[A]]", "[[B]]" or "[[C]]" (a tie)';
+    const shape =
+      spec.format === 'json' ? 'a JSON object'
+      : spec.format === 'prometheus' ? (config.kind === 'pointwise' ? '"[RESULT] N" after its feedback' : '"[RESULT] A" or "[RESULT] B" after its feedback')
+      : config.kind === 'pointwise' ? 'a rating in double brackets, e.g. "Rating: [[5]]"' : '"[[A]]", "[[B]]" or "[[C]]" (a tie)';
     out.push({ ...anchor, severity: 'warning', code: 'verdict-not-asked', message: `The verdict is read as ${spec.format}, but the prompt never asks for it; tell the judge to end with ${shape}, or replies will need a repair request.` });
   }
 }

@@ -7,9 +7,10 @@ import type { Scale } from './read';
 export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
   const format = spec?.format ?? 'json';
   const values = spec?.values ? ` mapped by ${Object.entries(spec.values).map(([k, v]) => `${k} → ${v}`).join(', ')}` : '';
-  if (format === 'json' && (spec?.fields || spec?.values)) {
+  if (format === 'json' && (spec?.fields || spec?.values || spec?.gate)) {
     const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
-    return `JSON: the verdict is the reply's "${field}" field${values}; the justification is its "${spec.fields?.justification ?? 'justification'}" field (JSON bare, in a \`\`\`json fence, or the first object in prose).`;
+    const gate = spec.gate ? `, and it stands only when the reply's "${spec.gate.field}" is at least ${spec.gate.min} (else the score is ${spec.gate.otherwise})` : '';
+    return `JSON: the verdict is the reply's "${field}" field${values}${gate}; the justification is its "${spec.fields?.justification ?? 'justification'}" field (JSON bare, in a \`\`\`json fence, or the first object in prose).`;
   }
   if (format === 'json') {
     return kind === 'pointwise'
@@ -22,6 +23,11 @@ export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, sc
       return `Tagged: the score is the first [[N]] in the reply, else the first [N] (FastChat's rule); it must be an integer from ${r.min} to ${r.max}. The text before it is the justification.`;
     }
     return 'Tagged: [[A]] anywhere in the reply means A, else [[B]] means B, else [[C]] means a tie (FastChat\'s rule). The text before the verdict is the justification.';
+  }
+  if (format === 'prometheus') {
+    const r = scale ?? { min: 1, max: 5 };
+    const what = kind === 'pointwise' ? `an integer from ${r.min} to ${r.max} (absolute grading)` : 'A or B (relative grading)';
+    return `Prometheus: the verdict is the first "[RESULT]" followed by ${what}; the text before it, without a leading "Feedback:", is the justification.`;
   }
   const group = kind === 'pointwise' ? 'score' : 'winner';
   const must = values ? `one of the mapped values${values}` : kind === 'pointwise' ? `an integer${scale ? ` from ${scale.min} to ${scale.max}` : ''}` : 'A, B, TIE or C (a tie), any case';
@@ -41,6 +47,11 @@ export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?:
       kind === 'pointwise'
         ? `After your explanation, give your rating as an integer from ${r.min} to ${r.max} in double brackets, for example: "Rating: [[${r.max}]]".`
         : 'After your explanation, give your verdict in double brackets: "[[A]]" if response A is better, "[[B]]" if response B is better, "[[C]]" for a tie.';
+  } else if (spec.format === 'prometheus') {
+    how =
+      kind === 'pointwise'
+        ? `Answer in this form: "Feedback: (your feedback on the criteria) [RESULT] (an integer from ${r.min} to ${r.max})".`
+        : 'Answer in this form: "Feedback: (your feedback comparing the two responses) [RESULT] (A or B)".';
   } else {
     how = `After your explanation, give your verdict so that it matches the pattern /${spec.pattern ?? ''}/.`;
   }
@@ -55,4 +66,16 @@ export function verdictRepair(error: string, spec: VerdictSpec, kind: VerdictKin
     '',
     verdictInstruction(spec, kind, scale).replace(/^#[^\n]*\n+/, ''),
   ].join('\n');
+}
+
+/** A categorical template's reply rule, for the preview and the hover. */
+export function labelRule(labels: readonly string[], passing: readonly string[] | undefined): string {
+  const list = (xs: readonly string[]) => xs.map((l) => JSON.stringify(l)).join(', ');
+  return `JSON: the reply's "label" must be exactly one of ${list(labels)}; its "justification" is the reasoning.${passing ? ` Passing labels: ${list(passing)}.` : ''}`;
+}
+
+/** An imported template's variable mapping, e.g. `{{item.question}} → {{question}}`. */
+export function sourceRule(source: { format: string; name?: string; fields?: Record<string, string> }): string {
+  const fields = Object.entries(source.fields ?? {}).map(([from, to]) => `{{${from}}} → {{${to}}}`);
+  return `Imported from ${source.format}${source.name ? ` (${source.name})` : ''}${fields.length ? `: ${fields.join(', ')}` : ''}.`;
 }

@@ -1,6 +1,7 @@
 // Reads a verdict out of a free-text reply by the template's declared format. Never coerces: a
 // number outside the scale or a winner that is not A, B or a tie is an unreadable reply.
 import { pickJsonVerdict } from '../judge/strategies/extract';
+import { findPrometheusVerdict } from './prometheus';
 import { compileVerdictPattern, matchVerdict } from './regex';
 import { findTaggedNumber, findTaggedWinner } from './tagged';
 import type { TextVerdict, VerdictKind, VerdictSpec } from './types';
@@ -8,6 +9,8 @@ import type { TextVerdict, VerdictKind, VerdictSpec } from './types';
 export interface Scale {
   min: number;
   max: number;
+  /** Any number from min to max (a template's `range:`), not only integers. */
+  continuous?: boolean;
 }
 
 const WINNER_WORDS: Record<string, 'A' | 'B' | 'TIE'> = { a: 'A', b: 'B', tie: 'TIE', c: 'TIE' };
@@ -23,6 +26,15 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
   if (spec.format === 'json') {
     const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
     const why = spec.fields?.justification ?? 'justification';
+    // promptfoo's threshold: a score counts only when its gate field reaches the minimum.
+    const gated = (obj: Record<string, unknown>, v: string, justification: string): TextVerdict => {
+      if (!spec.gate || kind !== 'pointwise') return mapped(v, justification);
+      const g = gateValue(obj[spec.gate.field]);
+      if (g === undefined) return { ok: false, error: `the reply has no numeric "${spec.gate.field}" field, which the verdict needs (it counts only when "${spec.gate.field}" is at least ${spec.gate.min})` };
+      const verdict = mapped(v, justification);
+      if (!verdict.ok || g >= spec.gate.min) return verdict;
+      return score(String(spec.gate.otherwise), range, justification);
+    };
     return (reply) => {
       const picked = pickJsonVerdict(
         reply,
@@ -32,7 +44,7 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
           const v = obj[field];
           if (v === undefined || v === null || typeof v === 'object') return { ok: false, error: `the reply has no "${field}" field` };
           const j = obj[why];
-          const read = mapped(String(v), typeof j === 'string' ? j : '');
+          const read = gated(obj, String(v), typeof j === 'string' ? j : '');
           return read.ok ? { ok: true, value: read } : read;
         },
         (v) => ('score' in v ? String(v.score) : v.winner),
@@ -47,6 +59,14 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
       const m = matchVerdict(compiled.regex, compiled.group, reply);
       if (!m) return { ok: false, error: `no match for the verdict pattern /${spec.pattern}/` };
       return mapped(m.value, reply.slice(0, m.index).trim());
+    };
+  }
+  if (spec.format === 'prometheus') {
+    return (reply) => {
+      const v = findPrometheusVerdict(reply, kind);
+      if (!v) return { ok: false, error: kind === 'pointwise' ? 'no verdict in the form "[RESULT] N" was found' : 'no verdict in the form "[RESULT] A" or "[RESULT] B" was found' };
+      if (kind === 'pointwise') return score(v.text, range, v.feedback);
+      return { ok: true, winner: v.text.toUpperCase() === 'A' ? 'A' : 'B', justification: v.feedback };
     };
   }
   if (kind === 'pointwise') {
@@ -65,8 +85,9 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
 
 function score(text: string, range: Scale, justification: string): TextVerdict {
   const value = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(value) || value < range.min || value > range.max) {
-    return { ok: false, error: `the verdict "${clip(text)}" is not an integer from ${range.min} to ${range.max}` };
+  const shaped = range.continuous ? Number.isFinite(value) : Number.isInteger(value);
+  if (!shaped || value < range.min || value > range.max) {
+    return { ok: false, error: `the verdict "${clip(text)}" is not ${range.continuous ? 'a number' : 'an integer'} from ${range.min} to ${range.max}` };
   }
   return { ok: true, score: value, justification };
 }
@@ -75,6 +96,13 @@ function winner(text: string, justification: string): TextVerdict {
   const w = WINNER_WORDS[text.trim().toLowerCase()];
   if (!w) return { ok: false, error: `the verdict "${clip(text)}" is not A, B, TIE or C` };
   return { ok: true, winner: w, justification };
+}
+
+/** A gate field's number: a JSON number, or a string holding a plain decimal. */
+function gateValue(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(v)) return Number(v);
+  return undefined;
 }
 
 function clip(s: string): string {

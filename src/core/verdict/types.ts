@@ -1,8 +1,11 @@
 // How a template's judge states its verdict. JSON is the default; the other formats read a verdict
 // out of free text, so a judge prompt written for another tool can be run unchanged.
 
-/** `tagged`: FastChat's `[[N]]` (pointwise) or `[[A]]`/`[[B]]`/`[[C]]` (pairwise, C = tie). */
-export type VerdictFormat = 'json' | 'tagged' | 'regex';
+/**
+ * `tagged`: FastChat's `[[N]]` (pointwise) or `[[A]]`/`[[B]]`/`[[C]]` (pairwise, C = tie).
+ * `prometheus`: Prometheus 2's `Feedback: … [RESULT] N` (absolute) or `[RESULT] A|B` (relative).
+ */
+export type VerdictFormat = 'json' | 'tagged' | 'regex' | 'prometheus';
 
 export interface VerdictSpec {
   format: VerdictFormat;
@@ -14,6 +17,11 @@ export interface VerdictSpec {
   fields?: { score?: string; winner?: string; justification?: string };
   /** `json` and `regex`: the verdict as written → the score or winner it means, e.g. `{Y: 1, N: 0}`. */
   values?: Record<string, number | string>;
+  /**
+   * `json`, pointwise: the verdict stands only when the reply's numeric `field` is at least `min`;
+   * below it the score is `otherwise` (promptfoo's llm-rubric `threshold`: pass only when score >= threshold).
+   */
+  gate?: { field: string; min: number; otherwise: number };
 }
 
 export type VerdictKind = 'pointwise' | 'pairwise';
@@ -26,5 +34,5 @@ export type TextVerdict =
 
 /** A format read by the verdict module (anything but plain JSON with the standard fields). */
 export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec {
-  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined);
+  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined || spec.gate !== undefined);
 }

@@ -21,7 +21,15 @@ const SUFFIXES: [string, CalibrationKind, 'human' | 'judge'][] = [
   ['/score', 'pointwise', 'judge'],
   ['/human_pairwise_choice', 'pairwise', 'human'],
   ['/pairwise_choice', 'pairwise', 'judge'],
+  ['/human_label', 'categorical', 'human'],
+  ['/label', 'categorical', 'judge'],
 ];
+
+const COLUMN_NAMES: Record<CalibrationKind, [string, string]> = {
+  pointwise: ['/human_rating', '/score'],
+  pairwise: ['/human_pairwise_choice', '/pairwise_choice'],
+  categorical: ['/human_label', '/label'],
+};
 
 /**
  * Metrics named by `<m>/human_rating` + `<m>/score` or `<m>/human_pairwise_choice` +
@@ -37,7 +45,7 @@ export function detectMetrics(rows: readonly DatasetRow[]): MetricColumns[] {
         const id = `${kind}\u0000${metric}`;
         let entry = found.get(id);
         if (!entry) {
-          const names = kind === 'pointwise' ? ['/human_rating', '/score'] : ['/human_pairwise_choice', '/pairwise_choice'];
+          const names = COLUMN_NAMES[kind];
           entry = { metric, kind, complete: false, labelled: 0, human: metric + names[0], judge: metric + names[1], sides: new Set() };
           found.set(id, entry);
         }
@@ -90,6 +98,8 @@ const ADVICE: Record<Task, string> = {
     'An ordinal scale: read Spearman ρ, Kendall τ-b and quadratic-weighted κ. They credit near misses, which accuracy and plain κ do not.',
   pairwise:
     'Pairwise preference: read agreement (accuracy) and position consistency. A judge that changes its verdict when A and B swap is guessing.',
+  nominal:
+    "Categorical labels (a nominal scale): read balanced accuracy, Cohen's κ and F1 per label. No label is nearer another, so there is no partial credit.",
 };
 
 export function buildView(input: ViewInput): CalibrationView {
@@ -181,7 +191,7 @@ function biasRows(report: CalibrationReport): BiasRow[] {
     rate('longer_wins', 'Judge picks the longer response', b.longer_wins, 'rows', 'Decisive verdicts on rows whose responses differ in length. Compare with the human rate below.');
     rate('human_longer_wins', 'Humans pick the longer response', b.human_longer_wins, 'rows', 'The same share for the human choices: the baseline for the judge.');
     corr('length_preference', 'Preference vs length difference (ρ)', b.length_preference, "Spearman between len(A) − len(B) and the judge's preference (A = 1, TIE = 0, B = −1). Above 0: longer wins.");
-  } else {
+  } else if (report.kind === 'pointwise') {
     const b = report.bias as PointwiseBias;
     corr('score_length', 'Judge score vs response length (ρ)', b.score_length, 'Spearman between the judge score and the length of the response. Compare with the human value below.');
     corr('human_rating_length', 'Human rating vs response length (ρ)', b.human_rating_length, 'The same for the human rating: the baseline for the judge.');

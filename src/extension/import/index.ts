@@ -1,8 +1,8 @@
-// Import Judge Prompt…: pick a FastChat, promptfoo or Vertex AI file, choose its format, and the
+// Import Judge Prompt…: pick a FastChat, promptfoo, Vertex AI or OpenAI Evals file, choose its format, and the
 // templates it holds are written beside it (never over an existing file) and opened with the preview.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { importJudgePrompts, type ImportFormat } from '../../core/import';
+import { importJudgePromptFile, importJudgePrompts, type ImportFormat } from '../../core/import';
 import { writeTemplates } from '../../core/import/write';
 import type { Studio } from '../studio';
 
@@ -24,6 +24,7 @@ const FORMATS: { format: ImportFormat; label: string; detail: string; ext: RegEx
   { format: 'fastchat', label: 'FastChat (MT-Bench) judge prompts', detail: 'judge_prompts.jsonl: one template per prompt, verdicts read as [[N]] / [[A]]', ext: /\.jsonl$/i },
   { format: 'promptfoo', label: 'promptfoo config', detail: 'promptfooconfig.yaml: one template per llm-rubric, g-eval or model-graded-closedqa assertion', ext: /\.ya?ml$/i },
   { format: 'vertex', label: 'Vertex AI metric prompt template', detail: 'the text of a Pointwise/PairwiseMetricPromptTemplate', ext: /\.(txt|md)$/i },
+  { format: 'openai-evals', label: 'OpenAI Evals eval or grader (JSON)', detail: 'an exported eval definition: one template per label_model or score_model grader', ext: /\.json$/i },
 ];
 
 export function registerImport(studio: Studio): void {
@@ -55,8 +56,8 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
       openLabel: 'Import',
-      title: 'Import Judge Prompt: pick a FastChat, promptfoo or Vertex AI file',
-      filters: { 'Judge prompts': ['jsonl', 'yaml', 'yml', 'txt', 'md'], 'All files': ['*'] },
+      title: 'Import Judge Prompt: pick a FastChat, promptfoo, Vertex AI or OpenAI Evals file',
+      filters: { 'Judge prompts': ['jsonl', 'yaml', 'yml', 'txt', 'md', 'json'], 'All files': ['*'] },
       ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
     });
     source = picked?.[0];
@@ -70,8 +71,10 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
     if (!pick) return undefined;
     format = pick.format;
   }
-  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(source));
-  const result = importJudgePrompts(format, text, path.basename(source.path));
+  // A promptfoo config's `file://` tests are followed inside its own folder only.
+  const result = source.scheme === 'file'
+    ? await importJudgePromptFile(format, source.fsPath)
+    : await importJudgePrompts(format, new TextDecoder().decode(await vscode.workspace.fs.readFile(source)), path.basename(source.path));
   const folder = args.folder ? vscode.Uri.file(args.folder) : vscode.Uri.joinPath(source, '..');
   const outcome: ImportOutcome = { written: [], skipped: [], problems: result.problems.map((p) => `${p.where}: ${p.severity}: ${p.message}`) };
   if (folder.scheme === 'file') {

@@ -3,7 +3,7 @@
 import type { Diagnostic } from '../../core/diagnostics';
 import type { DatasetRecord } from '../../core/dataset/types';
 import { renderTemplate, type ParsedTemplate, type RenderedPrompt } from '../../core/template';
-import { verdictRule } from '../../core/verdict';
+import { labelRule, sourceRule, verdictRule } from '../../core/verdict';
 import type { HostMessage, PreviewMessage, Problem, SampleInfo, SwapOrder, TemplateInfo } from '../../protocol/preview';
 
 /** The chosen dataset row, or why there is none (codes: no-dataset, dataset-unreadable, row-missing, row-skipped). */
@@ -46,8 +46,10 @@ export function buildPreview(input: PreviewInput): HostMessage {
     }
     orders.push({ label: step.label, sent: step.sent, messages: toMessages(outcome.prompt) });
   }
-  const rule = t.config?.verdict ? { verdictRule: verdictRule(t.config.verdict, t.config.kind, t.config.scale) } : {};
-  return { type: 'render', template, sample, orders, ...rule, diagnostics: input.diagnostics.map(toProblem) };
+  const c = t.config;
+  const rule = c?.labels ? { verdictRule: labelRule(c.labels, c.passing_labels) } : c?.verdict ? { verdictRule: verdictRule(c.verdict, c.kind, c.scale) } : {};
+  const source = c?.source ? { sourceMapping: sourceRule(c.source) } : {};
+  return { type: 'render', template, sample, orders, ...rule, ...source, diagnostics: input.diagnostics.map(toProblem) };
 }
 
 function toMessages(prompt: RenderedPrompt): PreviewMessage[] {

@@ -12,21 +12,16 @@ export const timeoutMs = 150_000;
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
-export async function run(ctx: UiContext): Promise<void> {
-  const { page } = ctx;
-  const dir = path.join(ctx.workspace, 'mtbench');
-  fs.mkdirSync(dir, { recursive: true });
-  const source = path.join(dir, 'judge_prompts.jsonl');
-  fs.copyFileSync(path.join(ROOT, 'test/fixtures/import/fastchat_prompts.jsonl'), source);
-  // A dataset beside the templates, so the preview renders a row.
-  fs.writeFileSync(path.join(dir, 'grade-one.jsonl'), JSON.stringify({ question: 'What is 6 × 7?', answer: '42, since 6 × 7 = 42.' }) + '\n');
+const DIALOG = 'pick a FastChat, promptfoo, Vertex AI or OpenAI Evals file';
 
-  await ctx.openFileFromExplorer('helpfulness.judge');
-  await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
-  await startCommand(page, 'Judge Studio: Import Judge Prompt…', 'pick a FastChat, promptfoo or Vertex AI file');
-  // The simple file dialog: type the path, then its Import button (Enter may land on a list row).
-  // The dialog fills in its starting folder once it has listed it; on a loaded machine that can land
-  // after our text, so wait for the folder's listing, then type, and check the text stuck.
+/**
+ * Import Judge Prompt… from the palette, the source typed into the file dialog, until the format
+ * step shows. The dialog fills in its starting folder once it has listed it; on a loaded machine
+ * that can land after our text, so wait for the listing, type, and check the step moved on.
+ */
+export async function pickSourceFile(ctx: UiContext, source: string): Promise<void> {
+  const { page } = ctx;
+  await startCommand(page, 'Judge Studio: Import Judge Prompt…', DIALOG);
   const input = page.locator('.quick-input-widget input');
   await page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ timeout: 20_000 });
   // The dialog validates the typed path before it accepts it; a click while it is still busy is
@@ -38,10 +33,24 @@ export async function run(ctx: UiContext): Promise<void> {
     const next = await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'which format is it?' }).waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
     if (next || Date.now() > deadline) break;
     // Only type again while the file dialog itself is still what is open.
-    const stillPicking = await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'pick a FastChat' }).isVisible();
+    const stillPicking = await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: DIALOG }).isVisible();
     if (!stillPicking) break;
   }
   await waitForStep(page, 'which format is it?');
+}
+
+export async function run(ctx: UiContext): Promise<void> {
+  const { page } = ctx;
+  const dir = path.join(ctx.workspace, 'mtbench');
+  fs.mkdirSync(dir, { recursive: true });
+  const source = path.join(dir, 'judge_prompts.jsonl');
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/import/fastchat_prompts.jsonl'), source);
+  // A dataset beside the templates, so the preview renders a row.
+  fs.writeFileSync(path.join(dir, 'grade-one.jsonl'), JSON.stringify({ question: 'What is 6 × 7?', answer: '42, since 6 × 7 = 42.' }) + '\n');
+
+  await ctx.openFileFromExplorer('helpfulness.judge');
+  await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
+  await pickSourceFile(ctx, source);
   await ctx.screenshot('import-choose-format');
   await pick(page, 'FastChat (MT-Bench) judge prompts');
 

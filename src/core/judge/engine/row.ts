@@ -89,6 +89,9 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   }
 
   const judgments = Array.from({ length: samples }, (_, s) => strategy.merge(passesOf(s)));
+  // Samples that give no verdict together (no strict majority of a label) fail the row.
+  const undecided = strategy.undecided?.(judgments, samples);
+  if (undecided !== undefined) return { status: 'failed', error: undecided, kind: 'no-majority', columns: failedColumns(judge, undecided, 'no-majority', { ...strategy.columns(judgments, samples), model }) };
   // A verdict that needed the repair request says so, so the editor can badge it.
   const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
   return {

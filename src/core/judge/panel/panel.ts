@@ -9,6 +9,7 @@ import type { PreparedJudge } from '../engine/prepare';
 import { judgeRow, type RowOutcome, type RowVerdict } from '../engine/row';
 import type { JudgeClient } from '../transport/types';
 import { WINNERS, type Winner } from '../strategies/winners';
+import { isCategorical, passedColumn } from '../strategies/categorical';
 
 export { defaultQuorum, type JudgeVote } from './votes';
 
@@ -65,7 +66,8 @@ export function panelShape(judge: PreparedJudge, panel: Panel): PanelShape {
   const scale = config.scale;
   return {
     kind: config.kind,
-    binary: config.kind === 'pointwise' && scale !== undefined && scale.max - scale.min === 1,
+    binary: config.kind === 'pointwise' && scale !== undefined && !scale.continuous && scale.max - scale.min === 1,
+    categorical: isCategorical(config),
     quorum: panel.quorum ?? defaultQuorum(panel.members.length),
   };
 }
@@ -81,7 +83,8 @@ export function voteOf(outcome: RowVerdict, label: string): JudgeVote {
   };
   const choice = col('pairwise_choice');
   const score = col('score');
-  const verdict = outcome.status === 'ok' ? (isWinner(choice) ? choice : typeof score === 'number' ? score : null) : null;
+  const categoryLabel = col('label');
+  const verdict = outcome.status === 'ok' ? (isWinner(choice) ? choice : typeof score === 'number' ? score : typeof categoryLabel === 'string' ? categoryLabel : null) : null;
   const consistent = col('position_consistent');
   const kind = col('error_kind');
   const justification = col('justification');
@@ -120,6 +123,6 @@ export async function judgePanelRow(row: DatasetRow, judge: PreparedJudge, sampl
     return Array.isArray(p) ? p.map((x: unknown) => ({ judge: panel.members[i]!.label, ...(x as Record<string, unknown>) })) : [];
   });
   const verdict = aggregatePanel(panelShape(judge, panel), votes);
-  const columns = { ...verdict.columns, ...(judge.config.kind === 'pairwise' ? { passes } : {}) };
+  const columns = { ...verdict.columns, ...passedColumn(judge.config, verdict.columns), ...(judge.config.kind === 'pairwise' ? { passes } : {}) };
   return verdict.ok ? { status: 'ok', columns } : { status: 'failed', columns, error: verdict.error, kind: verdict.kind };
 }

@@ -10,8 +10,8 @@ import type { Winner } from '../strategies/winners';
 export interface JudgeVote {
   /** The model name, with `@host` only when two members share a name. */
   judge: string;
-  /** The score (pointwise) or the choice (pairwise); null when the judge failed. */
-  verdict: number | Winner | null;
+  /** The score (pointwise), the label (categorical) or the choice (pairwise); null when the judge failed. */
+  verdict: number | Winner | string | null;
   confidence: number | null;
   position_consistent: boolean | null;
   error_kind: ErrorKind | null;
@@ -28,6 +28,8 @@ export interface PanelShape {
   kind: 'pointwise' | 'pairwise';
   /** A two-point scale (pass/fail): a majority vote, never a median. */
   binary: boolean;
+  /** Labels (a categorical verdict): a strict majority of one label, never a median. */
+  categorical?: boolean;
   /** Judges that must answer (`min_judges`). */
   quorum: number;
 }
@@ -109,7 +111,9 @@ export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): 
   const nullColumns =
     shape.kind === 'pairwise'
       ? { pairwise_choice: null, justification: null, confidence: null, position_consistent: null }
-      : { score: null, justification: null, confidence: null };
+      : shape.categorical
+        ? { label: null, justification: null, confidence: null }
+        : { score: null, justification: null, confidence: null };
   const t: Tally = {
     shape,
     votes,
@@ -127,7 +131,7 @@ export function aggregatePanel(shape: PanelShape, votes: readonly JudgeVote[]): 
     const only = answered.length === 0 && kinds.size === 1 ? [...kinds][0] : undefined;
     return t.fail(only ?? 'quorum', `${answered.length} of ${size} judge(s) answered, fewer than the quorum of ${shape.quorum} (${why})`);
   }
-  return shape.kind === 'pairwise' ? pairwiseVerdict(t) : pointwiseVerdict(t);
+  return shape.kind === 'pairwise' ? pairwiseVerdict(t) : shape.categorical ? categoricalVerdict(t) : pointwiseVerdict(t);
 }
 
 /** A strict majority of the configured panel wins; without one the verdict is TIE (never a smaller panel's pick). */
@@ -165,6 +169,18 @@ function pairwiseVerdict(t: Tally): PanelVerdict {
       panel_majority: true,
       ...t.stability,
     },
+  };
+}
+
+/** A categorical panel: a strict majority of one label, or the row fails (no-majority). */
+function categoricalVerdict(t: Tally): PanelVerdict {
+  const size = t.votes.length;
+  const label = strictMajority(t.answered.map((v) => String(v.verdict)), size);
+  if (label === undefined) return t.fail('no-majority', `no strict majority of the ${size}-judge panel (${tally(t.votes)})`);
+  const chosen = t.answered.find((v) => v.verdict === label);
+  return {
+    ok: true,
+    columns: { label, justification: chosen?.justification ?? null, confidence: t.agreement(label), ...t.base, panel_agreement: t.agreement(label), panel_majority: true, ...t.stability },
   };
 }
 

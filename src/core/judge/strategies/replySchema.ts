@@ -8,6 +8,7 @@ import { dimensionalJsonSchema, dimensionalOutputInstruction, dimensionalReplySc
 import { fieldLines, outputInstructionText, type SchemaProperties } from './instruction';
 import { WINNERS, type Winner } from './winners';
 import { isTextFormat, verdictInstruction } from '../../verdict';
+import { categoricalJsonSchema, categoricalOutputInstruction, categoricalReplySchema, isCategorical } from './categoricalSchema';
 
 export { WINNERS, type Winner } from './winners';
 
@@ -24,11 +25,12 @@ export interface PairwiseReply {
   [extra: string]: unknown;
 }
 
-export function pointwiseSchema(min: number, max: number) {
+export function pointwiseSchema(min: number, max: number, continuous = false) {
+  const score = continuous ? z.number().min(min).max(max).describe(`A number from ${min} to ${max}.`) : z.number().int().min(min).max(max).describe(`An integer from ${min} to ${max}.`);
   return z
     .object({
       justification: z.string().describe('Your reasoning, citing evidence from the response, written before the score.'),
-      score: z.number().int().min(min).max(max).describe(`An integer from ${min} to ${max}.`),
+      score,
     })
     .passthrough();
 }
@@ -45,9 +47,10 @@ export const pairwiseSchema = z
 export function replySchema(config: TemplateConfig): z.ZodType<Record<string, unknown>> {
   if (isDimensional(config)) return dimensionalReplySchema(config) as unknown as z.ZodType<Record<string, unknown>>;
   if (isMultiCriterion(config)) return criteriaReplySchema(config) as unknown as z.ZodType<Record<string, unknown>>;
+  if (isCategorical(config)) return categoricalReplySchema(config.labels);
   if (config.kind === 'pointwise') {
     const scale = config.scale ?? { min: 1, max: 5 };
-    return pointwiseSchema(scale.min, scale.max);
+    return pointwiseSchema(scale.min, scale.max, config.scale?.continuous === true);
   }
   return pairwiseSchema;
 }
@@ -56,6 +59,7 @@ export function replySchema(config: TemplateConfig): z.ZodType<Record<string, un
 export function replyJsonSchema(config: TemplateConfig): Record<string, unknown> {
   if (isDimensional(config)) return dimensionalJsonSchema(config);
   if (isMultiCriterion(config)) return criteriaJsonSchema(config);
+  if (isCategorical(config)) return categoricalJsonSchema(config.labels);
   const schema = z.toJSONSchema(replySchema(config), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   schema.additionalProperties = false;
@@ -66,7 +70,7 @@ export function replyJsonSchema(config: TemplateConfig): Record<string, unknown>
 function exampleReply(config: TemplateConfig): string {
   if (config.kind === 'pointwise') {
     const scale = config.scale ?? { min: 1, max: 5 };
-    return `{"justification": "<your reasoning>", "score": <integer ${scale.min}-${scale.max}>}`;
+    return `{"justification": "<your reasoning>", "score": <${scale.continuous ? 'number' : 'integer'} ${scale.min}-${scale.max}>}`;
   }
   return '{"justification": "<your reasoning>", "winner": "A" | "B" | "TIE", "confidence": <number 0-1>}';
 }
@@ -75,6 +79,7 @@ function exampleReply(config: TemplateConfig): string {
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
   if (isMultiCriterion(config)) return criteriaOutputInstruction(config);
+  if (isCategorical(config)) return categoricalOutputInstruction(config.labels);
   if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale);
   return outputInstructionText(fieldLines(replyJsonSchema(config).properties as SchemaProperties), exampleReply(config));
 }

@@ -11,6 +11,7 @@ import type { PairwiseReply, PointwiseReply, Winner } from './replySchema';
 import { extraColumn, repairInstruction, type JudgeStrategy, type PassReply } from './types';
 import { isTextFormat } from '../../verdict';
 import { withTextVerdict } from './textVerdict';
+import { categoricalStrategy, isCategorical, withPassView } from './categorical';
 import { agreement, flipRate, majorityScore, majorityWinner, mean, round6, swapWinner } from './votes';
 
 export { repairInstruction, extraColumn, type JudgeStrategy, type PassOrder, type PassReply } from './types';
@@ -25,12 +26,14 @@ export function strategyFor(config: TemplateConfig, options: StrategyOptions = {
     ? dimensionalStrategy(config, options)
     : isMultiCriterion(config)
       ? criteriaStrategy(config)
-      : config.kind === 'pointwise'
-      ? pointwiseStrategy(config)
-      : pairwiseStrategy(config);
-  // A text verdict format replaces JSON for single-verdict templates (validation refuses it with dimensions).
-  if (isTextFormat(config.verdict) && !isDimensional(config)) return withTextVerdict(strategy as unknown as JudgeStrategy, config, config.verdict);
-  return strategy as unknown as JudgeStrategy;
+      : isCategorical(config)
+        ? categoricalStrategy(config)
+        : config.kind === 'pointwise'
+          ? pointwiseStrategy(config)
+          : pairwiseStrategy(config);
+  // A text verdict format replaces JSON for single-verdict templates (validation refuses it with dimensions and labels).
+  if (isTextFormat(config.verdict) && !isDimensional(config)) return withPassView(withTextVerdict(strategy as unknown as JudgeStrategy, config, config.verdict), config);
+  return withPassView(strategy as unknown as JudgeStrategy, config);
 }
 
 interface PointJudgment {
@@ -43,7 +46,7 @@ export function pointwiseStrategy(config: TemplateConfig): JudgeStrategy<Pointwi
   const scale = config.scale ?? { min: 1, max: 5 };
   return {
     kind: 'pointwise',
-    schema: pointwiseSchema(scale.min, scale.max) as unknown as z.ZodType<PointwiseReply>,
+    schema: pointwiseSchema(scale.min, scale.max, scale.continuous === true) as unknown as z.ZodType<PointwiseReply>,
     jsonSchema: replyJsonSchema(config),
     instruction: repairInstruction(config),
     orders: ['AB'],

@@ -53,6 +53,11 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
    * strategy defines: reply fields beyond its schema go under `extra` (see extraColumn).
    */
   columns(judgments: J[], samples: number): Record<string, unknown>;
+  /**
+   * Why these judgments (one per sample) give the row no verdict, e.g. samples with no strict
+   * majority of a label; the row then fails as `no-majority`. Absent: every judgment set has one.
+   */
+  undecided?(judgments: J[], samples: number): string | undefined;
   /** Columns of a failed row: verdict columns null, plus whatever finished (e.g. one pass). */
   errorColumns(finished: PassReply<R>[]): Record<string, unknown>;
 }

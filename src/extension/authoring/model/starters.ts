@@ -1,7 +1,9 @@
 // Starter templates for "New Judge Template": each a complete, valid template with a two-row
 // sample dataset, so the preview renders at once. Pure (no vscode), tested in plain node.
 
-export type StarterKind = 'pointwise-1-5' | 'pointwise-1-7' | 'pointwise-1-10' | 'pass-fail' | 'criteria' | 'pairwise' | 'hhh';
+import { JUDGE_MODEL_STARTERS, judgeModelStarter, type JudgeModelStarterKind } from './judgeModelStarters';
+
+export type StarterKind = 'pointwise-1-5' | 'pointwise-1-7' | 'pointwise-1-10' | 'pass-fail' | 'criteria' | 'pairwise' | 'hhh' | JudgeModelStarterKind;
 
 export interface StarterChoice {
   kind: StarterKind;
@@ -17,6 +19,7 @@ export const STARTERS: readonly StarterChoice[] = [
   { kind: 'criteria', label: 'Several weighted criteria, 1–5', detail: 'Score one response on each criterion with evidence and an improvement; weighted overall score' },
   { kind: 'pairwise', label: 'Pairwise', detail: 'Which of two responses is better: A, B or TIE (both orders)' },
   { kind: 'hhh', label: 'HHH (harmless, honest, helpful)', detail: 'Compare two responses on three dimensions in priority order' },
+  ...JUDGE_MODEL_STARTERS,
 ];
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -353,6 +356,7 @@ const PAIR_ROWS = [
 ];
 
 export function starter(kind: StarterKind, name: string): Starter {
+  if (kind === 'prometheus-absolute' || kind === 'prometheus-relative' || kind === 'glider') return judgeModelStarter(kind, name);
   const template =
     kind === 'pointwise-1-5' ? pointwise(name, 5)
     : kind === 'pointwise-1-7' ? pointwise(name, 7)

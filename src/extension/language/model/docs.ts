@@ -28,6 +28,32 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
     kind: 'pointwise',
     snippet: '[1, 5]',
   },
+  range: {
+    summary: 'Continuous score range (pointwise)',
+    doc: 'Instead of an integer `scale`: the judge may give any number from min to max, e.g. `[0, 1]` (as OpenAI score_model graders do). The score is written to `<metric>/score`.',
+    kind: 'pointwise',
+    snippet: '[0, 1]',
+  },
+  labels: {
+    summary: 'Categorical verdict: the labels the judge may answer (pointwise)',
+    doc: 'Instead of a score: the judge answers exactly one of these labels, written to `<metric>/label`. Calibration reads human labels from `<metric>/human_label` and treats the labels as a nominal scale.',
+    kind: 'pointwise',
+    snippet: '[correct, incorrect]',
+  },
+  passing_labels: {
+    summary: 'Labels that count as a pass',
+    doc: 'With `labels`: the labels that pass. Each row gets `<metric>/passed` (true/false), and calibration adds a pass/fail view.',
+    kind: 'pointwise',
+  },
+  pass_threshold: {
+    summary: 'Score that counts as a pass',
+    doc: 'With a `scale` or `range`: a row passes when its score is at least this number; each row gets `<metric>/passed`.',
+    kind: 'pointwise',
+  },
+  source: {
+    summary: 'Where an imported template came from',
+    doc: 'Written by `judge-studio import`: the source format, its name for the grader, and `fields` — how the source\'s variables (e.g. `item.question`) map to dataset fields. The preview shows the mapping.',
+  },
   inputs: {
     summary: 'Dataset fields the template uses',
     doc: 'Extra dataset fields the body may use as placeholders, besides the standard ones (`prompt`, `response`, …). A declared input that no placeholder uses is reported.',
@@ -59,8 +85,8 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
     kind: 'pairwise',
   },
   verdict: {
-    summary: 'How the verdict is read: json (default), tagged or regex',
-    doc: '`tagged` reads FastChat\'s `[[N]]` (else `[N]`) score or `[[A]]`/`[[B]]`/`[[C]]` (C = tie); `{format: regex, pattern: "…(?<score>…)"}` reads a named group. The text before the verdict is the justification; no structured output is requested for these formats.',
+    summary: 'How the verdict is read: json (default), tagged, prometheus or regex',
+    doc: '`tagged` reads FastChat\'s `[[N]]` (else `[N]`) score or `[[A]]`/`[[B]]`/`[[C]]` (C = tie); `prometheus` reads Prometheus 2\'s `Feedback: … [RESULT] N` (absolute) or `[RESULT] A`/`B` (relative); `{format: regex, pattern: "…(?<score>…)"}` reads a named group. The text before the verdict is the justification; no structured output is requested for these formats.',
     snippet: 'tagged',
   },
   freeform: {
