@@ -8,7 +8,9 @@ import { batchCommand } from '../../src/cli/commands/batch';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
 import { FakeBatchServer } from '../support/fakeBatchServer';
 import { reply } from '../support/fakeOpenAI';
-import { captureIO, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
+import { batchPanelSpec } from '../../src/core/batch/job';
+import { prepareJudge } from '../../src/core/judge/engine/prepare';
+import { captureIO, panelTemplate, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
 describe('batch collect checks its state and the provider', function () {
   this.timeout(30_000);
@@ -106,4 +108,19 @@ describe('batch collect checks its state and the provider', function () {
     assert.match(r.err, /1 result\(s\) in the batch output for requests never sent \(first: r77\.s0\.AB\); they were left out/);
     assert.match(r.err, /given two different results \(first: r4\.s0\.AB\)/);
   });
+
+  it('refuses up front a batch panel whose judge names another endpoint (the CLI and the editor share the rule)', async () => {
+    const tpl = path.join(dir, 'p.judge');
+    fs.writeFileSync(tpl, panelTemplate(['m1', 'm2@http://127.0.0.1:9/v1', 'm3']));
+    const data = writeJsonl(path.join(dir, 'p.jsonl'), [{ prompt: 'q', response_a: 'a', response_b: 'b' }]);
+    // A UsageError: the CLI prints it and exits 2.
+    await assert.rejects(batch('submit', tpl, '--data', data, '--state', path.join(dir, 'p.state.json'), '--base-url', fake.baseURL), /judge m2 names its own endpoint .*a provider batch runs at one endpoint/);
+    assert.equal(fake.log.length, 0, 'nothing was uploaded');
+    const judge = prepareJudge(fs.readFileSync(tpl, 'utf8'));
+    assert.ok(judge.ok);
+    const spec = batchPanelSpec(judge.judge, [{ model: 'm1' }, { model: 'm1' }], fake.baseURL, undefined);
+    assert.ok(spec.ok);
+    assert.deepEqual(spec.panel.members.map((m) => m.label), ['m1@127.0.0.1#1', 'm1@127.0.0.1#2'].map((l) => l.replace('127.0.0.1', new URL(fake.baseURL).host)));
+  });
 });
+

@@ -5,15 +5,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
 import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
-import { newJobState, stateDataFile } from '../../core/batch/job';
+import { batchPanelSpec, newJobState, stateDataFile } from '../../core/batch/job';
 import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState, type PanelSpec } from '../../core/batch/state';
 import { submitBatches, submitRepairs } from '../../core/batch/submit';
 import { checkEndpoint, isCredentialHeader, redactUrl } from '../../core/judge/transport/endpoint';
 import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
 import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
 import { judgeOfState } from '../../core/batch/verify';
-import { compositionError } from '../../core/judge/engine/compose';
-import { memberLabels } from '../../core/judge/panel/panel';
 import { panelRequest } from '../panel';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
@@ -181,17 +179,9 @@ function batchPanel(v: Values, judge: PreparedJudge, templateFile: string, baseU
     return undefined;
   }
   if (v.model !== undefined) throw new UsageError('--model names one judge; with a panel (--judge or model.judges) name each member with --judge instead');
-  const elsewhere = requests.find((r) => r.endpoint !== undefined);
-  if (elsewhere) {
-    throw new UsageError(
-      `judge ${elsewhere.model} in ${templateFile} names its own endpoint (${elsewhere.endpoint}); a provider batch runs at one endpoint, so every judge of a batch panel uses --base-url. Use run for a panel across endpoints`,
-    );
-  }
-  const refused = compositionError({ judge, panel: { members: requests.map((r) => ({ settings: { model: r.model } })) } });
-  if (refused) throw new UsageError(refused);
-  if (quorum !== undefined && quorum > requests.length) throw new UsageError(`--min-judges ${quorum} is more than the ${requests.length} judge(s) of the panel`);
-  const labels = memberLabels(requests.map((r) => ({ model: r.model, baseURL })));
-  return { members: requests.map((r, i) => ({ label: labels[i]!, model: r.model })), ...(quorum !== undefined ? { quorum } : {}) };
+  const spec = batchPanelSpec(judge, requests, baseURL, quorum);
+  if (!spec.ok) throw new UsageError(`${templateFile}: ${spec.message}`);
+  return spec.panel;
 }
 
 async function repairs(v: Values, stateFile: string, io: CliIO, log: (m: string) => void): Promise<number> {

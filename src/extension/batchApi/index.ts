@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { collectBatches, refreshStatus } from '../../core/batch/collect';
-import { newJobState, stateDataFile } from '../../core/batch/job';
+import { batchPanelSpec, newJobState, stateDataFile } from '../../core/batch/job';
 import { checkFingerprint, isTerminal, readState, writeState } from '../../core/batch/state';
 import { submitBatches } from '../../core/batch/submit';
 import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
@@ -43,7 +43,12 @@ export function registerProviderBatches(studio: Studio): void {
     const { judge } = loaded;
     const endpoint = await batchEndpoint(studio, undefined, judge.config.model.name);
     if (!endpoint.ok) return fail(endpoint.message);
-    if (!endpoint.model) return fail('no model for the batch: set judgeStudio.endpoint.model, or model.name in the template');
+    // A template's panel is judged at this endpoint, one part per judge, as `batch submit` does.
+    const judges = judge.config.model.judges;
+    const panel = judges ? batchPanelSpec(judge, judges, endpoint.options.baseURL, judge.config.model.min_judges) : undefined;
+    if (panel && !panel.ok) return fail(panel.message);
+    const model = panel?.ok ? panel.panel.members.map((m) => m.model).join(', ') : endpoint.model;
+    if (!model) return fail('no model for the batch: set judgeStudio.endpoint.model, or model.name in the template');
     const root = vscode.workspace.getWorkspaceFolder(template)?.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     if (!root) return fail('open a folder first: batch state files are kept in its .judge-studio/batches/');
     const stateFile = path.join(root.fsPath, ...BATCHES_DIR.split('/'), stateFileName(judge.metric, new Date()));
@@ -54,8 +59,9 @@ export function registerProviderBatches(studio: Studio): void {
       dataFile: dataset.fsPath,
       stateFile,
       baseURL: endpoint.options.baseURL,
-      settings: judgeSettings(judge.config, endpoint.model, endpoint.structured),
+      settings: judgeSettings(judge.config, model, endpoint.structured),
       ...(args?.rows ? { selection: args.rows } : {}),
+      ...(panel?.ok ? { panel: panel.panel } : {}),
     });
     await writeState(stateFile, state);
     tree.refresh();
