@@ -57,7 +57,7 @@ describe('judge-studio align (through the local fake server)', () => {
     const { code, report, err } = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--json']);
     assert.equal(code, EXIT_OK, err);
     assert.ok(report);
-    assert.deepEqual(Object.keys(report).slice(0, 6), ['metric', 'kind', 'template', 'template_hash', 'split', 'baseline']);
+    assert.deepEqual(Object.keys(report).slice(0, 7), ['metric', 'kind', 'template', 'template_hash', 'model', 'split', 'baseline']);
     assert.deepEqual(report.split, { seed: 1, train: 20, heldout: 20, share: 0.5 });
     assert.ok(report.baseline.heldout && report.baseline.heldout.accuracy !== null && report.baseline.heldout.accuracy < 0.8, `baseline held-out ${report.baseline.heldout?.accuracy}`);
     const best = report.candidates.find((c) => c.id === report.best);

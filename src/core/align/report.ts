@@ -77,6 +77,7 @@ export function assembleReport(r: ReportInput): AlignReport {
     kind,
     template: shown(o.templateFile),
     template_hash: o.judge.templateHash,
+    model: o.panel ? o.panel.members.map((m) => m.label).join(', ') : o.settings.model,
     split: { seed: o.seed, train: split.train.length, heldout: split.heldout.length, share: o.share },
     baseline,
     candidates,

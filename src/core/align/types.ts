@@ -73,6 +73,8 @@ export interface AlignReport {
   kind: 'pointwise' | 'pairwise';
   template: string;
   template_hash: string;
+  /** The judge: its model, or a panel's members. */
+  model: string;
   split: { seed: number; train: number; heldout: number; share: number };
   baseline: { train: PartFigures | null; heldout: PartFigures | null } & CallsAndTokens;
   candidates: CandidateReport[];
