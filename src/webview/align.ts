@@ -1,7 +1,7 @@
-// Browser side of the align view: the current template's figures, then one row per candidate with
+// Browser side of the align view: the current template's figures, then one card per candidate with
 // its held-out accuracy, the change against the current template with its 95 % interval (drawn
 // on an axis through 0), McNemar's p and the overfit flag; Show Diff, Accept and Review
-// Disagreements per candidate. Strings from the report reach the page through textContent only.
+// Disagreements per candidate. Cards, not a table: the view often sits in a narrow column. Strings from the report reach the page through textContent only.
 import { hostMessageSchema, initialDataSchema, type AlignState, type AlignView, type CandidateView, type HostMessage, type PartView, type WebviewMessage } from '../protocol/align';
 import { button, el, root, showRejection } from './lib/dom';
 import { connect, start } from './lib/host';
@@ -14,8 +14,12 @@ const signed = (v: number | null | undefined) => (v === null || v === undefined 
 const pct = (v: number) => `${Math.max(0, Math.min(100, v * 100))}%`;
 const pValue = (p: number | null) => (p === null ? '—' : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
 
-function cell(text: string, cls?: string): HTMLTableCellElement {
-  return el('td', cls, text);
+/** One figure: a small label above its value. */
+function fig(label: string, value: string, cls: string, title?: string): HTMLElement {
+  const box = el('div', `fig ${cls}`);
+  if (title) box.title = title;
+  box.append(el('div', 'label', label), el('div', 'value', value));
+  return box;
 }
 
 /** The held-out change and its interval on an axis from −range to +range, 0 in the middle. */
@@ -37,61 +41,61 @@ function deltaChart(c: CandidateView, range: number): HTMLElement {
   }
   const text = el('span', 'delta-text', `${signed(c.delta)} ${c.ci ? `[${signed(c.ci[0])}, ${signed(c.ci[1])}]` : ''}`.trim());
   box.title = `held-out accuracy change ${signed(c.delta)}, 95% interval ${c.ci ? `${signed(c.ci[0])} to ${signed(c.ci[1])}` : 'not known'}`;
-  box.append(axis, text);
+  box.append(el('span', 'label', 'Δ held-out accuracy, 95% CI'), axis, text);
   return box;
 }
 
 function kindLabel(c: CandidateView): string {
   if (c.kind === 'rubric') return 'rubric clarification';
   const ex = `${c.examples} example${c.examples === 1 ? '' : 's'}`;
-  return c.kind === 'combined' ? `${ex} + rubric` : ex;
+  return c.kind === 'combined' ? `${ex} + rubric clarification` : ex;
 }
 
-function candidateRow(v: AlignView, c: CandidateView, range: number): HTMLTableRowElement {
-  const tr = el('tr', `candidate${c.best ? ' best' : ''}${v.accepted === c.id ? ' accepted' : ''}`);
-  tr.dataset.id = c.id;
-  tr.dataset.best = String(c.best);
-  tr.dataset.overfit = String(c.overfit);
-  const name = el('td', 'name');
-  name.append(el('span', 'id', c.id));
-  if (c.best) name.append(el('span', 'badge best', 'best'));
-  if (v.accepted === c.id) name.append(el('span', 'badge accepted', 'accepted'));
-  if (c.status !== 'done') name.append(el('span', 'badge status', c.status === 'budget' ? 'budget spent' : 'stopped'));
-  name.append(el('div', 'muted', kindLabel(c) + (c.drafted ? ` · ${c.drafted} justification${c.drafted === 1 ? '' : 's'} drafted` : '')));
-  const overfit = el('td', `overfit ${c.overfit ? 'yes' : 'no'}`, c.overfit === null ? '—' : c.overfit ? 'overfit' : 'no');
-  if (c.overfit) overfit.title = `train gain ${signed(c.trainGain)} exceeds the held-out gain ${signed(c.delta)} by more than the interval's half-width`;
-  const actions = el('td', 'actions');
+function figures(v: AlignView, train: PartView | null, heldout: PartView | null): HTMLElement[] {
+  return [fig('train acc', num(train?.accuracy), 'train'), fig('held-out acc', num(heldout?.accuracy), 'heldout'), fig('held-out bal. acc', num(heldout?.balancedAccuracy), 'balanced'), fig(`held-out ${v.kappaName}`, num(heldout?.kappa, 2), 'kappa')];
+}
+
+function candidateCard(v: AlignView, c: CandidateView, range: number): HTMLElement {
+  const card = el('section', `candidate${c.best ? ' best' : ''}${v.accepted === c.id ? ' accepted' : ''}`);
+  card.dataset.id = c.id;
+  card.dataset.best = String(c.best);
+  card.dataset.overfit = String(c.overfit);
+  const title = el('div', 'title');
+  title.append(el('span', 'id', c.id));
+  if (c.best) title.append(el('span', 'badge best', 'best'));
+  if (v.accepted === c.id) title.append(el('span', 'badge accepted', 'accepted'));
+  if (c.overfit) title.append(el('span', 'badge overfit', 'fits train only'));
+  if (c.status !== 'done') title.append(el('span', 'badge status', c.status === 'budget' ? 'budget spent' : 'stopped'));
+  title.append(el('span', 'muted', `${kindLabel(c)}${c.drafted ? ` · ${c.drafted} justification${c.drafted === 1 ? '' : 's'} drafted by the author model` : ''}`));
+  const overfitText = c.overfit === null ? '—' : c.overfit ? 'yes' : 'no';
+  const overfitTitle = c.overfit ? `train gain ${signed(c.trainGain)} exceeds the held-out gain ${signed(c.delta)} by more than the interval's half-width` : `train gain ${signed(c.trainGain)}`;
+  const grid = el('div', 'figures');
+  grid.append(...figures(v, c.train, c.heldout), fig('McNemar p', pValue(c.mcnemarP), 'p'), fig('overfit', overfitText, `overfit ${c.overfit ? 'yes' : 'no'}`, overfitTitle), fig('calls', String(c.calls), 'calls'));
+  const actions = el('div', 'actions');
   actions.append(
     button('Show Diff', `Show ${c.id} against the current template`, () => host.post({ type: 'showDiff', id: c.id })),
     button('Accept', `Write ${c.id} as the next version of ${v.template}`, () => host.post({ type: 'accept', id: c.id }), v.accepted !== null || c.status !== 'done'),
     button(`Review Disagreements (${c.wrong})`, `Review the ${c.wrong} held-out row(s) ${c.id} still gets wrong`, () => host.post({ type: 'review', id: c.id }), c.wrong === 0 || c.status !== 'done'),
   );
-  const delta = el('td', 'delta-cell');
-  delta.append(deltaChart(c, range));
-  tr.append(name, cell(num(c.train?.accuracy), 'num'), cell(num(c.heldout?.accuracy), 'num heldout'), cell(num(c.heldout?.kappa, 2), 'num'), delta, cell(pValue(c.mcnemarP), 'num p'), overfit, cell(String(c.calls), 'num'), actions);
-  return tr;
+  card.append(title, deltaChart(c, range), grid, actions);
+  return card;
 }
 
-function baselineRow(v: AlignView): HTMLTableRowElement {
-  const tr = el('tr', 'baseline');
-  const name = el('td', 'name');
-  name.append(el('span', 'id', 'current template'), el('div', 'muted', v.template));
-  const b = v.baseline;
-  tr.append(name, cell(num(b.train?.accuracy), 'num'), cell(num(b.heldout?.accuracy), 'num heldout'), cell(num(b.heldout?.kappa, 2), 'num'), cell(''), cell(''), cell(''), cell(''), cell(''));
-  return tr;
+function baselineCard(v: AlignView): HTMLElement {
+  const card = el('section', 'candidate baseline');
+  const title = el('div', 'title');
+  title.append(el('span', 'id', 'current template'), el('span', 'muted', v.template));
+  const grid = el('div', 'figures');
+  grid.append(...figures(v, v.baseline.train, v.baseline.heldout));
+  card.append(title, grid);
+  return card;
 }
 
-function table(v: AlignView): HTMLTableElement {
-  const t = el('table', 'candidates');
-  const head = el('tr');
-  for (const h of ['', 'train acc', 'held-out acc', `held-out ${v.kappaName}`, 'Δ held-out accuracy [95% CI]', 'McNemar p', 'overfit', 'calls', '']) head.append(el('th', undefined, h));
-  const thead = el('thead');
-  thead.append(head);
+function cards(v: AlignView): HTMLElement {
+  const list = el('div', 'candidates');
   const range = Math.max(0.1, ...v.candidates.flatMap((c) => [c.delta ?? 0, ...(c.ci ?? [])].map(Math.abs)));
-  const body = el('tbody');
-  body.append(baselineRow(v), ...v.candidates.map((c) => candidateRow(v, c, Math.min(1, range * 1.1))));
-  t.append(thead, body);
-  return t;
+  list.append(baselineCard(v), ...v.candidates.map((c) => candidateCard(v, c, Math.min(1, range * 1.1))));
+  return list;
 }
 
 function part(p: PartView | null): string {
@@ -115,7 +119,7 @@ function render(v: AlignView): void {
   const overfit = v.candidates.filter((c) => c.overfit).map((c) => c.id);
   if (overfit.length > 0) facts.append(el('p', 'warn', `Overfit: ${overfit.join(', ')} gained more on the train rows they were made from than on held-out rows.`));
   if (v.interrupted) facts.append(el('p', 'warn', 'The run was stopped: some figures are missing.'));
-  const parts: HTMLElement[] = [head, verdict, facts, notice, table(v)];
+  const parts: HTMLElement[] = [head, verdict, facts, notice, cards(v)];
   const notes = v.candidates.flatMap((c) => c.notes.map((n) => `${c.id}: ${n}`));
   if (notes.length > 0) parts.push(list('notes', 'Notes', notes));
   if (v.refused.length > 0) parts.push(list('refused', 'Not built', v.refused.map((r) => `${r.id}: ${r.reason}`)));
