@@ -12,7 +12,7 @@ import { parseDataset } from '../../src/core/dataset';
 import { prepareJudge } from '../../src/core/judge/engine/prepare';
 import { authorModel, caseKey, noisyJudge, shortAnswersTruth, terseBiasedJudge } from '../support/alignFixtures';
 import { FakeOpenAI } from '../support/fakeOpenAI';
-import { captureIO, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
+import { captureIO, PAIRWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
 const TEMPLATE = fs.readFileSync(path.join(EXAMPLES, 'short_answers.judge'), 'utf8');
@@ -206,5 +206,43 @@ describe('judge-studio align (through the local fake server)', () => {
     const split = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--split', '1']);
     assert.equal(split.code, EXIT_USAGE);
     assert.match(split.err, /--split takes the held-out share/);
+  });
+});
+
+describe('judge-studio align on a pairwise template', () => {
+  let fake: FakeOpenAI;
+  let dir: string;
+  beforeEach(async () => {
+    dir = tempDir();
+    // The default fake judge prefers the longer response, in both orders; these humans prefer the shorter one.
+    fake = await FakeOpenAI.start({ rules: [authorModel()] });
+  });
+  afterEach(() => fake.close());
+
+  it('judges both orders, shows each example in both orders, and finds no best when the judge learns nothing', async () => {
+    fs.writeFileSync(path.join(dir, 'pref.judge'), PAIRWISE);
+    const rows = Array.from({ length: 24 }, (_, i) => {
+      const short = `Reply ${i + 1}: yes, the value for crate ${i * 13} is ${i % 7}.`;
+      const long = `Reply ${i + 1}: after checking every record we hold about crate ${i * 13}, including the archived ones, the value is ${i % 7}.`;
+      const aShort = i % 2 === 0;
+      return { prompt: `Question ${i + 1}: what is the value for crate ${i * 13}?`, response_a: aShort ? short : long, response_b: aShort ? long : short, 'pref/human_pairwise_choice': aShort ? 'A' : 'B' };
+    });
+    writeJsonl(path.join(dir, 'pairs.jsonl'), rows);
+    const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') });
+    const code = await alignCommand(['pref.judge', '--data', 'pairs.jsonl', '--json', '--max-examples', '2', '--candidates', '1', '--base-url', fake.baseURL, '--model', 'm'], io);
+    assert.equal(code, EXIT_FINDINGS, io.err);
+    const report = JSON.parse(io.out) as AlignReport;
+    assert.equal(report.kind, 'pairwise');
+    assert.equal(report.baseline.heldout?.accuracy, 0);
+    const [c] = report.candidates;
+    assert.equal(c?.id, 'examples2');
+    assert.equal(c?.delta?.accuracy, 0);
+    assert.equal(report.best, null);
+    const text = fs.readFileSync(path.join(dir, 'pref.align', 'examples2.judge'), 'utf8');
+    assert.equal((text.match(/^## Example \d+$/gm) ?? []).length, 4, 'two rows, each in both orders');
+    assert.match(text, /"winner": "A", "confidence": 1\}[\s\S]*"winner": "B", "confidence": 1\}/);
+    // Every held-out row was judged in both orders.
+    const held = readJsonl(path.join(dir, 'pref.align', 'baseline.heldout.results.jsonl'));
+    assert.ok(held.every((l) => Array.isArray(l['pref/passes']) && (l['pref/passes'] as unknown[]).length === 2));
   });
 });
