@@ -3,19 +3,19 @@
 // and reported with its interval, McNemar's p and an overfit flag; the best one is named.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AlignInputError, defaultOutDir, formatAlignReport, loadLabelled, MIN_LABELLED, runAlign, type AlignRun } from '../../core/align';
+import { AlignInputError, defaultOutDir, formatAlignReport, loadLabelled, MIN_LABELLED, runAlign, type AlignRun, type LoadedRows, type LoadOptions } from '../../core/align';
 import { readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { judgeFromTemplate } from '../../core/judge/engine/prepare';
-import { judgeSettings } from '../../core/judge/engine/settings';
+import { judgeSettings, type JudgeSettings } from '../../core/judge/engine/settings';
 import { isDimensional } from '../../core/judge/strategies/dimensions';
 import { PipelineError } from '../../core/judge/run/pipeline';
 import type { LabelLine } from '../../core/labels';
 import { latestPerRow } from '../../core/results';
-import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs } from '../endpoint';
+import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs, type CliEndpoint } from '../endpoint';
 import { formatDiagnostic } from '../format';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
-import { buildPanel, panelRequest, parseEndpoints, type PanelBuild } from '../panel';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+import { buildPanel, panelRequest, parseEndpoints, type MemberRequest, type PanelBuild } from '../panel';
 import { loadValidTemplate } from '../template';
 import { readLabelsFile } from './labels';
 import { checkDataset, parseStructured } from './run';
@@ -85,15 +85,7 @@ export const alignCommand: Command = async (args, io) => {
   }
   if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio align <template> --data <file> --metric M');
   if (!v.data) throw new UsageError('--data <file> is required: a results file or a dataset with human labels');
-  const share = v.split === undefined ? 0.5 : Number(v.split);
-  if (!(share > 0 && share < 1)) throw new UsageError(`--split takes the held-out share, between 0 and 1 (e.g. 0.5), got "${v.split}"`);
-  const seed = int(v.seed, '--seed', 1, 0);
-  const maxExamples = int(v['max-examples'], '--max-examples', 4, 1);
-  const count = int(v.candidates, '--candidates', 3, 1);
-  const budget = v.budget === undefined ? undefined : int(v.budget, '--budget', 0, 1);
-  const concurrency = int(v.concurrency, '--concurrency', 8, 1);
-  const timeoutMs = int(v.timeout, '--timeout', 120_000, 1);
-  const structured = parseStructured(v.structured);
+  const { share, seed, maxExamples, count, budget, concurrency, timeoutMs, structured } = numbers(v);
   const log = (m: string) => io.stderr(`judge-studio align: ${m}\n`);
 
   const templateFile = positionals[0]!;
@@ -116,24 +108,8 @@ export const alignCommand: Command = async (args, io) => {
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${templateFile}`);
   const endpoint = endpointFromArgs(v, io);
   const settings = judgeSettings(config, model, structured);
-  let panel: PanelBuild | undefined;
-  if (members) {
-    const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : config.model.min_judges;
-    panel = buildPanel(members, {
-      runBaseURL: endpoint.baseURL,
-      named,
-      settings,
-      identity: { headers: endpoint.headers, ...(v.org !== undefined ? { organization: v.org } : {}), ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}) },
-      quorum: minJudges,
-      clientFor: (url) => endpointFromArgs({ ...v, 'base-url': url }, io).client({ timeoutMs, log }),
-    });
-  }
-  let labels: LabelLine[] | undefined;
-  if (v.labels !== undefined) labels = (await readLabelsFile(io, v.labels)).lines;
-  const rows = await loadLabelled(latestPerRow(() => readDataset(dataFile, io.signal ? { signal: io.signal } : {})), { metric, kind: config.kind, keyFields: judge.keyFields, ...(labels ? { labels } : {}) });
-  if (rows.unreadable > 0) log(`${v.data}: ${rows.unreadable} unreadable record(s) skipped`);
-  if (rows.invalidLabel > 0) log(`${v.data}: ${rows.invalidLabel} row(s) with a human label that is not a ${config.kind === 'pointwise' ? 'number' : 'A, B or TIE'} are left out`);
-  if (rows.duplicateKey > 0) log(`${v.data}: ${rows.duplicateKey} row(s) repeat the inputs of an earlier row and are left out (one case, one label)`);
+  const panel = members ? cliPanel(members, v, io, settings, endpoint, named, timeoutMs, log, config.model.min_judges) : undefined;
+  const rows = await readRows(io, dataFile, v.data, v.labels, { metric, kind: config.kind, keyFields: judge.keyFields }, log);
 
   const client = panel ? panel.panel.members[0]!.client : endpoint.client({ timeoutMs, log });
   const cacheDir = v['cache-dir'] !== undefined ? path.resolve(io.cwd, v['cache-dir']) : defaultCacheDir(io.env);
@@ -180,6 +156,58 @@ export const alignCommand: Command = async (args, io) => {
   log(`wrote ${rel(run.reportFile)}`);
   return run.report.best && !run.report.interrupted ? EXIT_OK : EXIT_FINDINGS;
 };
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
+/** The labelled rows of the data, with the labels file joined; what was left out is said on stderr. */
+async function readRows(io: CliIO, dataFile: string, shown: string, labelsFile: string | undefined, o: Omit<LoadOptions, 'labels'>, log: (m: string) => void): Promise<LoadedRows> {
+  let labels: LabelLine[] | undefined;
+  if (labelsFile !== undefined) labels = (await readLabelsFile(io, labelsFile)).lines;
+  const rows = await loadLabelled(latestPerRow(() => readDataset(dataFile, io.signal ? { signal: io.signal } : {})), { ...o, ...(labels ? { labels } : {}) });
+  if (rows.unreadable > 0) log(`${shown}: ${rows.unreadable} unreadable record(s) skipped`);
+  if (rows.invalidLabel > 0) log(`${shown}: ${rows.invalidLabel} row(s) with a human label that is not a ${o.kind === 'pointwise' ? 'number' : 'A, B or TIE'} are left out`);
+  if (rows.duplicateKey > 0) log(`${shown}: ${rows.duplicateKey} row(s) repeat the inputs of an earlier row and are left out (one case, one label)`);
+  return rows;
+}
+
+/** The numeric and mode flags, each checked where it enters. */
+function numbers(v: Values) {
+  const share = v.split === undefined ? 0.5 : Number(v.split);
+  if (!(share > 0 && share < 1)) throw new UsageError(`--split takes the held-out share, between 0 and 1 (e.g. 0.5), got "${v.split}"`);
+  return {
+    share,
+    seed: int(v.seed, '--seed', 1, 0),
+    maxExamples: int(v['max-examples'], '--max-examples', 4, 1),
+    count: int(v.candidates, '--candidates', 3, 1),
+    budget: v.budget === undefined ? undefined : int(v.budget, '--budget', 0, 1),
+    concurrency: int(v.concurrency, '--concurrency', 8, 1),
+    timeoutMs: int(v.timeout, '--timeout', 120_000, 1),
+    structured: parseStructured(v.structured),
+  };
+}
+
+/** A panel of judges as `run` builds it: one client per endpoint, under the same key rules. */
+function cliPanel(
+  members: MemberRequest[],
+  v: Values,
+  io: CliIO,
+  settings: JudgeSettings,
+  endpoint: CliEndpoint,
+  named: Map<string, string>,
+  timeoutMs: number,
+  log: (m: string) => void,
+  templateQuorum: number | undefined,
+): PanelBuild {
+  const minJudges = v['min-judges'] !== undefined ? int(v['min-judges'], '--min-judges', 1, 1) : templateQuorum;
+  return buildPanel(members, {
+    runBaseURL: endpoint.baseURL,
+    named,
+    settings,
+    identity: { headers: endpoint.headers, ...(v.org !== undefined ? { organization: v.org } : {}), ...(v['azure-api-version'] !== undefined ? { azureApiVersion: v['azure-api-version'] } : {}) },
+    quorum: minJudges,
+    clientFor: (url) => endpointFromArgs({ ...v, 'base-url': url }, io).client({ timeoutMs, log }),
+  });
+}
 
 function int(value: string | undefined, flag: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;

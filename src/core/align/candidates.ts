@@ -19,6 +19,8 @@ export interface CandidatePlan {
   clarification?: Clarification;
   /** The candidate text before its provenance is recorded. */
   text: string;
+  /** What the validator says about it short of an error (e.g. examples-unbalanced), for the report. */
+  warnings: string[];
 }
 
 export interface BuildInput {
@@ -122,7 +124,8 @@ export async function buildCandidates(b: BuildInput): Promise<Built> {
       refuse(`refused: ${describeQuote(quote)}`);
       continue;
     }
-    plans.push({ id: spec.id, kind: spec.kind, examples, ...(clarification && !('error' in clarification) && spec.kind !== 'examples' ? { clarification } : {}), text });
+    const warnings = checked.warnings.map((d) => `${d.code}: ${d.message}`);
+    plans.push({ id: spec.id, kind: spec.kind, examples, ...(clarification && !('error' in clarification) && spec.kind !== 'examples' ? { clarification } : {}), text, warnings });
   }
   return { plans, refused, pool: pool.length, author };
 }

@@ -42,7 +42,7 @@ export function assembleReport(r: ReportInput): AlignReport {
     const status: CandidateStatus = !held || held.stop !== 'done' ? (r.meter.exhausted ? 'budget' : 'interrupted') : 'done';
     const paired = held ? comparePaired(split.heldout, verdicts('baseline', 'heldout'), held.verdicts, true) : undefined;
     const trainPaired = train && train.stop === 'done' ? comparePaired(split.train, verdicts('baseline', 'train'), train.verdicts, false) : undefined;
-    const notes: string[] = [];
+    const notes: string[] = [...plan.warnings];
     if (status !== 'done') notes.push(status === 'budget' ? 'not judged on every held-out row: the budget ran out' : 'not judged on every held-out row: the run stopped');
     if (!trainPaired) notes.push('no train figures (not judged on train), so overfit is not known');
     const heldFig = figures(plan.id, 'heldout');

@@ -96,52 +96,15 @@ export async function runAlign(o: AlignOptions): Promise<AlignRun> {
   const onAbort = () => stopped.abort();
   if (o.signal?.aborted) onAbort();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  const client = meter.wrap(o.client);
-  const panel = o.panel ? { ...o.panel, members: o.panel.members.map((m) => ({ ...m, client: meter.wrap(m.client) })) } : undefined;
-  const base: Omit<PartJudge, 'judge'> = {
-    client,
-    settings: o.settings,
-    cacheScope: o.cacheScope,
-    dataFile: o.dataFile,
-    ...(panel ? { panel } : {}),
-    ...(o.cache ? { cache: o.cache } : {}),
-    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
-    ...(o.log ? { log: o.log } : {}),
-  };
-  const notRun: NotRun[] = [];
-  const runs = new Map<string, PartRun>();
-
-  /** Judges one part unless the budget cannot cover it or the run was stopped; records why not. */
-  const part = async (id: string, judge: PreparedJudge, which: 'train' | 'heldout'): Promise<PartRun | undefined> => {
-    const rows = which === 'train' ? split.split.train : split.split.heldout;
-    const file = resultsFile(outDir, id, which);
-    const p = { ...base, judge };
-    if (stopped.signal.aborted) {
-      notRun.push({ id, part: which, reason: meter.exhausted ? 'the budget was spent' : 'the run was stopped', calls_needed: null });
-      return undefined;
-    }
-    if (o.budget !== undefined) {
-      const needed = await estimateCalls(p, rows, file);
-      if (needed > meter.remaining) {
-        notRun.push({ id, part: which, reason: `needs about ${needed} call(s); ${meter.remaining} of the budget left`, calls_needed: needed });
-        return undefined;
-      }
-    }
-    let done = 0;
-    o.onProgress?.({ id, part: which, done, total: rows.length });
-    const signal = AbortSignal.any([stopped.signal, budgetSignal(meter)]);
-    const run = await judgePart(p, rows, file, signal, () => o.onProgress?.({ id, part: which, done: ++done, total: rows.length }));
-    runs.set(`${id}.${which}`, run);
-    if (run.stop !== 'done') notRun.push({ id, part: which, reason: meter.exhausted ? 'the budget was spent before the part was judged' : `the run stopped (${run.stop}); run align again to finish it`, calls_needed: null });
-    return run;
-  };
+  const base = meteredJudge(o, meter);
+  const parts = new Parts(o, base, split.split, outDir, meter, stopped.signal);
 
   try {
-    const baseTrain = await part('baseline', o.judge, 'train');
-    const baseHeld = await part('baseline', o.judge, 'heldout');
+    const baseTrain = await parts.judge('baseline', o.judge, 'train');
+    const baseHeld = await parts.judge('baseline', o.judge, 'heldout');
     let plans: CandidatePlan[] = [];
     let built: Awaited<ReturnType<typeof buildCandidates>> | undefined;
-    if (baseTrain && baseHeld && baseTrain.stop === 'done' && baseHeld.stop === 'done' && !stopped.signal.aborted) {
+    if (baseTrain?.stop === 'done' && baseHeld?.stop === 'done' && !stopped.signal.aborted) {
       o.onProgress?.({ id: 'author', done: 0, total: 1 });
       built = await buildCandidates({
         judge: o.judge,
@@ -151,7 +114,7 @@ export async function runAlign(o: AlignOptions): Promise<AlignRun> {
         maxExamples: o.maxExamples,
         count: o.candidates,
         seed: o.seed,
-        author: { client, model: o.authorModel ?? o.settings.model, structured: o.settings.structured, cacheScope: o.cacheScope, signal: stopped.signal, ...(o.cache ? { cache: o.cache } : {}) },
+        author: { client: base.client, model: o.authorModel ?? o.settings.model, structured: o.settings.structured, cacheScope: o.cacheScope, signal: stopped.signal, ...(o.cache ? { cache: o.cache } : {}) },
         ...(o.log ? { log: o.log } : {}),
       });
       plans = await writeCandidates(outDir, o.templateFile, built, o, split.split);
@@ -162,10 +125,10 @@ export async function runAlign(o: AlignOptions): Promise<AlignRun> {
       if (prepared.ok) judges.set(plan.id, prepared.judge);
     }
     // Held-out first: they decide; train figures only say how much of a gain is fit.
-    for (const plan of plans) await part(plan.id, judges.get(plan.id)!, 'heldout');
-    for (const plan of plans) await part(plan.id, judges.get(plan.id)!, 'train');
+    for (const plan of plans) await parts.judge(plan.id, judges.get(plan.id)!, 'heldout');
+    for (const plan of plans) await parts.judge(plan.id, judges.get(plan.id)!, 'train');
 
-    const report = assembleReport({ o, split: split.split, runs, plans, built, notRun, meter, interrupted: o.signal?.aborted === true, outDir });
+    const report = assembleReport({ o, split: split.split, runs: parts.runs, plans, built, notRun: parts.notRun, meter, interrupted: o.signal?.aborted === true, outDir });
     for (const plan of plans) {
       const c = report.candidates.find((x) => x.id === plan.id);
       if (c) await fs.writeFile(candidateFile(outDir, plan.id), finalText(plan, c, report, o, split.split), 'utf8');
@@ -175,6 +138,65 @@ export async function runAlign(o: AlignOptions): Promise<AlignRun> {
     return { report, reportFile, judged: new Map(plans.map((p) => [p.id, p.text])), outDir };
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The engine's inputs with every client behind the budget meter. */
+function meteredJudge(o: AlignOptions, meter: CallMeter): Omit<PartJudge, 'judge'> {
+  const panel = o.panel ? { ...o.panel, members: o.panel.members.map((m) => ({ ...m, client: meter.wrap(m.client) })) } : undefined;
+  return {
+    client: meter.wrap(o.client),
+    settings: o.settings,
+    cacheScope: o.cacheScope,
+    dataFile: o.dataFile,
+    ...(panel ? { panel } : {}),
+    ...(o.cache ? { cache: o.cache } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  };
+}
+
+/** Judges the parts one after another, and records why a part was not judged. */
+class Parts {
+  readonly notRun: NotRun[] = [];
+  readonly runs = new Map<string, PartRun>();
+
+  constructor(
+    private readonly o: AlignOptions,
+    private readonly base: Omit<PartJudge, 'judge'>,
+    private readonly split: Split,
+    private readonly outDir: string,
+    private readonly meter: CallMeter,
+    private readonly stopped: AbortSignal,
+  ) {}
+
+  /** Unless the run was stopped or the budget cannot cover the part. */
+  async judge(id: string, judge: PreparedJudge, which: 'train' | 'heldout'): Promise<PartRun | undefined> {
+    const { meter, o } = this;
+    const rows = which === 'train' ? this.split.train : this.split.heldout;
+    const file = resultsFile(this.outDir, id, which);
+    const p = { ...this.base, judge };
+    if (this.stopped.aborted) {
+      this.notRun.push({ id, part: which, reason: meter.exhausted ? 'the budget was spent' : 'the run was stopped', calls_needed: null });
+      return undefined;
+    }
+    if (o.budget !== undefined) {
+      const needed = await estimateCalls(p, rows, file);
+      if (needed > meter.remaining) {
+        this.notRun.push({ id, part: which, reason: `needs about ${needed} call(s); ${meter.remaining} of the budget left`, calls_needed: needed });
+        return undefined;
+      }
+    }
+    let done = 0;
+    o.onProgress?.({ id, part: which, done, total: rows.length });
+    const signal = AbortSignal.any([this.stopped, budgetSignal(meter)]);
+    const run = await judgePart(p, rows, file, signal, () => o.onProgress?.({ id, part: which, done: ++done, total: rows.length }));
+    this.runs.set(`${id}.${which}`, run);
+    if (run.stop !== 'done') {
+      const reason = meter.exhausted ? 'the budget was spent before the part was judged' : `the run stopped (${run.stop}); run align again to finish it`;
+      this.notRun.push({ id, part: which, reason, calls_needed: null });
+    }
+    return run;
   }
 }
 

@@ -10,11 +10,13 @@ import { AlignInputError, defaultOutDir, loadLabelled, runAlign, type AlignRun }
 import { snapshotTemplate } from '../../core/compare';
 import { checkDatasetFile, readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
+import type { PreparedJudge } from '../../core/judge/engine/prepare';
+import type { Panel } from '../../core/judge/panel/panel';
 import { labelsFileFor, readLabels } from '../../core/labels';
 import { latestPerRow } from '../../core/results';
 import { alignStateSchema, type AlignState, type AlignView } from '../../protocol/align';
 import { resolvePanel, panelAsJudge } from '../providers/panel';
-import { readSettings, resolveJudge, type ResolveOutcome } from '../providers/resolve';
+import { readSettings, resolveJudge, type ResolvedJudge, type ResolveOutcome } from '../providers/resolve';
 import { toUri } from '../run/commands';
 import { settingsFor } from '../run/controller';
 import { History } from '../run/history';
@@ -75,10 +77,9 @@ export function registerAlign(studio: Studio): void {
     if (!check.ok) return fail(`${dataShown}: ${check.message.split(data.fsPath).join(dataShown)}`);
     const labelsFile = args.labels ? toUri(args.labels).fsPath : labelsFileFor(data.fsPath);
 
-    const panelOutcome = judge.config.model.judges ? await resolvePanel(studio, judge.config, settingsFor(judge, '', readSettings().structured)) : undefined;
-    if (panelOutcome && !panelOutcome.ok) return fail(panelOutcome.message);
-    const resolved: ResolveOutcome = panelOutcome?.ok ? panelAsJudge(panelOutcome, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
-    if (!resolved.ok) return undefined;
+    const who = await judgeFor(studio, judge);
+    if (!who) return undefined;
+    const { resolved, panel } = who;
 
     const labels = existsSync(labelsFile) ? (await readLabels(labelsFile)).lines : [];
     const rows = await loadLabelled(latestPerRow(() => readDataset(data.fsPath)), { metric: judge.metric, kind: judge.config.kind, keyFields: judge.keyFields, labels });
@@ -99,13 +100,13 @@ export function registerAlign(studio: Studio): void {
             templateFile: template.fsPath,
             dataFile: data.fsPath,
             loaded: rows,
-            client: resolved.judge.client,
-            settings: settingsFor(judge, panelOutcome?.ok ? panelOutcome.panel.members[0]!.settings.model : resolved.judge.model, resolved.judge.settings.structured),
-            ...(panelOutcome?.ok ? { panel: panelOutcome.panel } : {}),
+            client: resolved.client,
+            settings: settingsFor(judge, panel ? panel.members[0]!.settings.model : resolved.model, resolved.settings.structured),
+            ...(panel ? { panel } : {}),
             ...(s.authorModel ? { authorModel: s.authorModel } : {}),
             cache: new DiskCache(defaultCacheDir(process.env)),
-            cacheScope: resolved.judge.cacheScope,
-            concurrency: resolved.judge.settings.concurrency,
+            cacheScope: resolved.cacheScope,
+            concurrency: resolved.settings.concurrency,
             outDir,
             share: s.split,
             seed: s.seed,
@@ -133,11 +134,9 @@ export function registerAlign(studio: Studio): void {
     const state: AlignState = { dir: run.outDir, template: template.fsPath, data: data.fsPath, labels: labelsFile };
     const existing = panels.get(vscode.Uri.file(run.outDir).toString());
     existing?.dispose();
-    const panel = vscode.window.createWebviewPanel(ALIGN_VIEW_TYPE, `Align: ${judge.metric}`, vscode.ViewColumn.Active, webviewOptions(studio.context.extensionUri));
-    const view = await open(panel, state).show();
-    const r = run.report;
-    if (r.best) void vscode.window.showInformationMessage(`Judge Studio: ${r.best} beats the current template on the held-out rows; see the align view.`);
-    else void vscode.window.showWarningMessage(`Judge Studio: no candidate beats the current template on the held-out rows${r.interrupted ? ' (the run was stopped)' : ''}.`);
+    const webview = vscode.window.createWebviewPanel(ALIGN_VIEW_TYPE, `Align: ${judge.metric}`, vscode.ViewColumn.Active, webviewOptions(studio.context.extensionUri));
+    const view = await open(webview, state).show();
+    announce(run);
     return view;
   };
 
@@ -159,6 +158,21 @@ export function registerAlign(studio: Studio): void {
       },
     }),
   );
+}
+
+function announce(run: AlignRun): void {
+  const r = run.report;
+  if (r.best) void vscode.window.showInformationMessage(`Judge Studio: ${r.best} beats the current template on the held-out rows; see the align view.`);
+  else void vscode.window.showWarningMessage(`Judge Studio: no candidate beats the current template on the held-out rows${r.interrupted ? ' (the run was stopped)' : ''}.`);
+}
+
+/** The template's panel when it names one, else the configured judge; undefined (and said) when there is none. */
+async function judgeFor(studio: Studio, judge: PreparedJudge): Promise<{ resolved: ResolvedJudge; panel: Panel | undefined } | undefined> {
+  const panel = judge.config.model.judges ? await resolvePanel(studio, judge.config, settingsFor(judge, '', readSettings().structured)) : undefined;
+  if (panel && !panel.ok) return fail(panel.message);
+  const resolved: ResolveOutcome = panel?.ok ? panelAsJudge(panel, readSettings().structured) : await resolveJudge(studio, { template: judge.config, interactive: true });
+  if (!resolved.ok) return undefined;
+  return { resolved: resolved.judge, panel: panel?.ok ? panel.panel : undefined };
 }
 
 function fail(message: string): undefined {
