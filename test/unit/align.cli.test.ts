@@ -190,6 +190,26 @@ describe('judge-studio align (through the local fake server)', () => {
     assert.doesNotMatch(text, /drafted by/);
   });
 
+  it('stops cleanly when cancelled, says so, and a second run finishes from where it stopped', async () => {
+    const stop = new AbortController();
+    const judge = terseBiasedJudge(shortAnswersTruth());
+    fake.rules = [authorModel(), (r) => (fake.chats.length >= 50 ? (stop.abort(), judge(r)) : judge(r))];
+    const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') }, stop.signal);
+    const code = await alignCommand(['short_answers.judge', '--data', 'short_answers.jsonl', '--json', '--base-url', fake.baseURL, '--model', 'fake-judge'], io);
+    assert.equal(code, EXIT_FINDINGS);
+    const first = JSON.parse(io.out) as AlignReport;
+    assert.equal(first.interrupted, true);
+    assert.equal(first.best, null);
+    assert.ok(first.not_run.length > 0);
+    const sent = fake.chats.length;
+    assert.ok(sent < 60, `stopped soon after the cancel (${sent} requests)`);
+    fake.rules = [authorModel(), judge];
+    const again = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--json']);
+    assert.equal(again.code, EXIT_OK);
+    assert.equal(again.report?.interrupted, false);
+    assert.ok(fake.chats.length - sent <= 165 - 45, `the second run asks only what the first did not finish (${fake.chats.length - sent})`);
+  });
+
   it('exits 2 with what to label next when there are too few labelled rows or too few of a label', async () => {
     const data = readJsonl(path.join(dir, 'short_answers.jsonl'));
     writeJsonl(path.join(dir, 'few.jsonl'), data.slice(0, 12));
