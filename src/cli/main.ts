@@ -12,6 +12,7 @@ import { importDataCommand } from './commands/importData';
 import { thresholdsCommand } from './commands/thresholds';
 import { mergeCommand } from './commands/merge';
 import { batchCommand } from './commands/batch';
+import { alignCommand } from './commands/align';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
 import { cliSecrets } from './endpoint';
 import { scrubSecrets, scrubValues } from '../core/security/scrub';
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   thresholds: thresholdsCommand,
   merge: mergeCommand,
   batch: batchCommand,
+  align: alignCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -56,6 +58,8 @@ Commands:
   thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
   merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
   batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)
+  align <template> --data <file> --metric M [--labels F] [--split S] [--seed S] [--budget N] …
+      candidates from the judge's disagreements with human labels, tested on held-out rows (align --help)
 
 Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
 `;
@@ -76,7 +80,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT_USAGE;
   }
   // `run` prints its own, longer help; the others share the overview.
-  if (!['run', 'generate', 'probe', 'merge', 'batch'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
+  if (!['run', 'generate', 'probe', 'merge', 'batch', 'align'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
     io.stdout(USAGE);
     return 0;
   }

@@ -17,6 +17,7 @@ import { registerRun } from './run';
 import { registerReview } from './review';
 import { registerImport } from './import';
 import { registerProviderBatches } from './batchApi';
+import { registerAlign } from './align';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ['import judge prompts', registerImport],
     ['probe judge', registerProbe],
     ['provider batches', registerProviderBatches],
+    ['align judge with labels', registerAlign],
   ];
   for (const [name, register] of features) {
     try {

@@ -170,6 +170,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reload') }),
   /** Show another criterion (or the overall) of a multi-criterion judge. */
   z.object({ type: z.literal('switchMetric'), metric: z.string() }),
+  /** Align Judge with Labels on this file and metric (issue #24). */
+  z.object({ type: z.literal('align') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

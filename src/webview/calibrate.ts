@@ -108,7 +108,12 @@ function header(v: CalibrationView): HTMLElement {
   const title = el('div', 'title');
   title.append(el('span', 'metric', v.metric), el('span', 'meta', ` · ${v.kind} · ${v.display}`));
   const counts = el('div', 'counts', `${v.n} labelled row${v.n === 1 ? '' : 's'} · ${v.skippedText}`);
-  bar.append(title, counts, button('Reload', 'Read the file again and recalculate', () => post({ type: 'reload' })));
+  const actions = el('div', 'actions');
+  actions.append(
+    button('Align Judge with Labels…', 'Draft template edits from the rows the judge gets wrong and test them on held-out rows', () => post({ type: 'align' })),
+    button('Reload', 'Read the file again and recalculate', () => post({ type: 'reload' })),
+  );
+  bar.append(title, counts, actions);
   return bar;
 }
 

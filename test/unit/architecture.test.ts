@@ -16,6 +16,10 @@ function files(dir: string): string[] {
   });
 }
 const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
+/** A judge column written: an object key `{ [`${m}/x`]: … }` or an assignment `x[`${m}/x`] = …` (human labels aside). */
+const METRIC_KEY = /(?:(?:^\s*|[{,(]\s*)\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*:|[\w\])]\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*=(?!=))/;
+/** Where an author model drafts text for a person to review (never a verdict). */
+const AUTHOR = (f: string) => f.startsWith('core/generate/') || f === 'core/align/author.ts';
 const SOURCES = files(SRC).map((f) => ({ file: rel(f), text: fs.readFileSync(f, 'utf8') }));
 
 /** Lines of `text` matching `re`, as `file:line: text`. */
@@ -29,8 +33,8 @@ describe('architecture', () => {
   it('sees the sources', () => assert.ok(SOURCES.length > 100));
 
   it('only the result builder (engine/line.ts) writes a judge column: metric/… keys anywhere else are human labels or read-side views', () => {
-    // `[`${m}/score`]: …` or `x[`${m}/score`] = …`, and `${prefix}${k}` keys, are how a column is written.
-    const metricKey = /\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*(=(?!=)|:)/;
+    // `{ [`${m}/score`]: … }` or `x[`${m}/score`] = …`, and `${prefix}${k}` keys, are how a column is written.
+    const metricKey = METRIC_KEY;
     const prefixKey = /\[\s*`\$\{prefix\}\$\{/;
     // Calibration's criterion views rename columns in memory for the figures; they never reach a file.
     const allowed = (f: string) => f === 'core/judge/engine/line.ts' || f === 'core/calibration/criteria.ts';
@@ -38,8 +42,8 @@ describe('architecture', () => {
   });
 
   it('only engine/settings.ts turns a template into judge settings', () => {
-    // Generate Rubric's drafts are not judgments: their schema name is its own.
-    const allowed = (f: string) => f === 'core/judge/engine/settings.ts' || f === 'core/generate/generate.ts';
+    // An author model's drafts (Generate Rubric, align's clarifications) are not judgments: their schema names are their own.
+    const allowed = (f: string) => f === 'core/judge/engine/settings.ts' || AUTHOR(f);
     assert.deepEqual(hits(/\bschemaName\s*:/, (f) => allowed(f) || f === 'core/batch/state.ts'), []);
   });
 
@@ -59,7 +63,7 @@ describe('architecture', () => {
   it('the reply path is the engine’s alone: merging, columns and JSON verdict reading happen nowhere else', () => {
     const engine = (f: string) => f.startsWith('core/judge/engine/') || f.startsWith('core/judge/strategies/');
     assert.deepEqual(hits(/strategy\.(merge|columns|errorColumns)\(/, engine), []);
-    assert.deepEqual(hits(/\b(extractJson|jsonCandidates|pickJsonVerdict|checkReply)\(/, (f) => engine(f) || f === 'core/verdict/read.ts' || f === 'core/generate/generate.ts'), []);
+    assert.deepEqual(hits(/\b(extractJson|jsonCandidates|pickJsonVerdict|checkReply)\(/, (f) => engine(f) || f === 'core/verdict/read.ts' || AUTHOR(f)), []);
     assert.equal(fs.existsSync(path.join(SRC, 'core/batch/assemble.ts')), false, 'the batch has no line builder of its own');
   });
 
@@ -79,9 +83,11 @@ describe('architecture', () => {
   });
 
   it('catches a judge column written outside the builder (the check can fail)', () => {
-    const metricKey = /\[\s*`\$\{[^}]+\}\/(?!human_)[^`]*`\s*\]\s*(=(?!=)|:)/;
+    const metricKey = METRIC_KEY;
+    assert.ok(!metricKey.test("  const raw = ok ? r[`${m}/score_rounded`] : r[`${m}/score`];"), 'a ternary read is no write');
     assert.ok(metricKey.test("    line[`${m}/score`] = 5;"));
     assert.ok(metricKey.test("  return { [`${metric}/tier`]: 'judge' };"));
+    assert.ok(metricKey.test("      [`${metric}/tier`]: 'judge',"), 'a key on its own line');
     assert.ok(!metricKey.test("  if (line[`${m}/score`] === 5) return;"));
     assert.ok(!metricKey.test("  out[`${metric}/human_rating`] = label;"));
   });

@@ -23,6 +23,24 @@ const provenance = z
   .object({ model: z.string().min(1), date: z.string().min(1), domain: z.string().optional(), strictness: z.enum(['lenient', 'balanced', 'strict']).optional() })
   .strict();
 
+const figureOrNull = z.number().nullable();
+const alignment = z
+  .object({
+    candidate: z.string().min(1),
+    kind: z.enum(['examples', 'rubric', 'combined']),
+    seed: z.number().int(),
+    split: z.object({ train: z.number().int().nonnegative(), heldout: z.number().int().nonnegative() }).strict(),
+    examples: z.array(z.string()).optional(),
+    drafted_justifications: z.array(z.string()).optional(),
+    author_model: z.string().optional(),
+    date: z.string().optional(),
+    heldout: z
+      .object({ n: z.number().int().nonnegative(), accuracy: figureOrNull, baseline_accuracy: figureOrNull, delta: figureOrNull, ci: z.tuple([z.number(), z.number()]).nullable(), mcnemar_p: figureOrNull, overfit: z.boolean().nullable() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 const judgeMember = z
   .object({
     model: z.string().min(1, 'name the judge model'),
@@ -95,6 +113,9 @@ export const frontMatterSchema = z
       .object({ rubric: provenance.optional(), steps: provenance.optional() })
       .strict()
       .optional(),
+    // Where an aligned candidate came from (judge-studio align, issue #24), for the reviewer of the change.
+    aligned_from: z.string().regex(/^[0-9a-f]{6,64}$/, 'the template hash the candidate was aligned from').optional(),
+    alignment: alignment.optional(),
   })
   .strict()
   .superRefine((fm, ctx) => {
@@ -281,7 +302,7 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria', 'aligned_from', 'alignment'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap', 'judges', 'min_judges', 'scoring'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */

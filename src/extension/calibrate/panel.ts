@@ -128,6 +128,10 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
       case 'openRow':
         await this.openRow(m.row);
         return;
+      case 'align':
+        // The align command finds the template named after the metric and joins the labels file beside this one.
+        await vscode.commands.executeCommand('judgeStudio.alignJudge', { data: this.file.fsPath, metric: this.metric });
+        return;
       case 'switchMetric':
         // Only the choices this view offered; the new panel takes this one's place.
         if (m.metric === this.metric || !this.offers(m.metric)) return;

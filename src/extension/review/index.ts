@@ -17,12 +17,19 @@ import { defaultAnnotator, judgedMetrics, pairOf } from './setup';
 
 export const REVIEW_COMMAND = 'judgeStudio.reviewJudgments';
 
-const argsSchema = z.object({ file: z.optional(z.string()), metric: z.optional(z.string()), template: z.optional(z.string()) });
+// `keys` and `labels`: Align's "Review Disagreements" opens only the rows a candidate gets wrong, labelling into the data's labels file.
+const argsSchema = z.object({
+  file: z.optional(z.string()),
+  metric: z.optional(z.string()),
+  template: z.optional(z.string()),
+  keys: z.optional(z.array(z.string().check(z.regex(/^[0-9a-f]{16}$/)))),
+  labels: z.optional(z.string()),
+});
 
 export function registerReview(studio: Studio): void {
   const panels = new PanelSet<ReviewPanel>();
 
-  const openReview = async (file: vscode.Uri, given: { metric?: string; template?: string }, existingPanel?: vscode.WebviewPanel): Promise<ReviewView | undefined> => {
+  const openReview = async (file: vscode.Uri, given: { metric?: string; template?: string; keys?: string[]; labels?: string }, existingPanel?: vscode.WebviewPanel): Promise<ReviewView | undefined> => {
     const display = vscode.workspace.asRelativePath(file, false);
     let rows: DatasetRow[];
     try {
@@ -32,6 +39,10 @@ export function registerReview(studio: Studio): void {
       const last = await lastLines(data.rows);
       rows = [];
       for await (const item of latestOnly(data.rows, last)) rows.push(item as DatasetRow);
+      if (given.keys) {
+        const keys = new Set(given.keys);
+        rows = rows.filter((r) => typeof r.record._key === 'string' && keys.has(r.record._key));
+      }
     } catch (e) {
       existingPanel?.dispose();
       void vscode.window.showErrorMessage(`Judge Studio: ${(e as Error).message.split(file.fsPath).join(display)}`);
@@ -53,7 +64,7 @@ export function registerReview(studio: Studio): void {
       existing.panel.reveal(undefined, false);
       return existing.view;
     }
-    const labelsUri = vscode.Uri.file(labelsFileFor(file.fsPath));
+    const labelsUri = given.labels ? vscode.Uri.file(given.labels) : vscode.Uri.file(labelsFileFor(file.fsPath));
     const labels = await readLabels(labelsUri.fsPath).catch(() => ({ lines: [], skipped: [] }));
     const found = await findTemplate(metric, given.template);
     const template = found?.template;
@@ -111,7 +122,14 @@ export function registerReview(studio: Studio): void {
     const given = parsed.success ? parsed.data : {};
     const file = arg instanceof vscode.Uri ? arg : await targetFile(given.file);
     if (!file) return undefined;
-    return openReview(file, { ...(given.metric ? { metric: given.metric } : {}), ...(given.template ? { template: given.template } : {}) });
+    const labels = given.labels ? targetInWorkspace(given.labels) : undefined;
+    if (given.labels && !labels) return void vscode.window.showErrorMessage('Judge Studio: the labels file must be inside the workspace.');
+    return openReview(file, {
+      ...(given.metric ? { metric: given.metric } : {}),
+      ...(given.template ? { template: given.template } : {}),
+      ...(given.keys ? { keys: given.keys } : {}),
+      ...(labels ? { labels } : {}),
+    });
   };
 
   studio.push(
@@ -122,6 +140,12 @@ export function registerReview(studio: Studio): void {
       panels.serializer(reviewStateSchema, (s) => reviewKey(vscode.Uri.file(s.file), s.metric), (panel, s) => void openReview(vscode.Uri.file(s.file), { metric: s.metric }, panel)),
     ),
   );
+}
+
+/** A labels file path given by a command, when it lies inside a workspace folder and is JSONL. */
+function targetInWorkspace(given: string): string | undefined {
+  const uri = vscode.Uri.file(path.resolve(given));
+  return vscode.workspace.getWorkspaceFolder(uri) && /\.jsonl$/i.test(uri.fsPath) ? uri.fsPath : undefined;
 }
 
 async function targetFile(given: string | undefined): Promise<vscode.Uri | undefined> {

@@ -14,7 +14,7 @@ export interface PageSpec<T> {
   webview: vscode.Webview;
   extensionUri: vscode.Uri;
   /** The view's name: its script is dist/webview/<view>.js, its stylesheet media/<view>.css. */
-  view: 'preview' | 'run' | 'calibrate' | 'review' | 'results' | 'compare' | 'probe';
+  view: 'preview' | 'run' | 'calibrate' | 'review' | 'results' | 'compare' | 'probe' | 'align';
   title: string;
   initial: T;
 }

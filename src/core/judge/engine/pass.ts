@@ -2,6 +2,7 @@
 // holds: the endpoint with retries, or a provider batch's replies), the template's own verdict
 // parser, one repair request in that format, and the strategy's optional follow-up. A failure is
 // a value; only a transport that cannot answer yet (ReplyNotReady) and cancellation escape.
+import type { z } from 'zod';
 import { canonicalJson } from '../../results/keys';
 import type { ErrorKind } from '../../results/errorKinds';
 import type { RunStats } from '../run/stats';
@@ -104,8 +105,8 @@ export function readReply<R extends Record<string, unknown>>(strategy: Pick<Judg
 }
 
 /** A JSON reply checked against a schema alone (generate's drafts; judge replies go through readReply). */
-export function checkReply<R extends Record<string, unknown>>(text: string, schema: JudgeStrategy<R, unknown>['schema']): CheckOutcome<R> {
-  return readReply({ schema }, text);
+export function checkReply<R>(text: string, schema: z.ZodType<R>): CheckOutcome<R> {
+  return readReply({ schema: schema as unknown as z.ZodType<Record<string, unknown>> }, text) as CheckOutcome<R>;
 }
 
 /** The JSON repair request's text (strategies with a text verdict format have their own). */
