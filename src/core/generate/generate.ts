@@ -2,23 +2,15 @@
 // output, one repair request, the cache), and a final check
 // that the new template's rubric covers the scale. Failures are values.
 import type { z } from 'zod';
-import type { JudgeCache } from '../judge/engine/cache';
-import type { JudgeClient, JudgeErrorKind, StructuredOutputMode } from '../judge/transport/types';
+import type { JudgeErrorKind } from '../judge/transport/types';
 import { validateTemplate } from '../template/validate';
 import type { ParsedTemplate } from '../template/types';
-import { askJson } from './ask';
+import { askJson, type AskDeps } from './ask';
 import { applyGenerated, rubricMarkdown, stepsMarkdown, today, type Provenance } from './apply';
 import { generateInput, repairInstruction, rubricMessages, stepsMessages, type GenerateKind, type GenerateOptions } from './prompt';
 import { rubricJsonSchema, rubricSchema, stepsJsonSchema, stepsSchema } from './schema';
 
-export interface GenerateDeps {
-  client: JudgeClient;
-  model: string;
-  structured: StructuredOutputMode;
-  cache?: JudgeCache;
-  /** Distinguishes endpoints in cache keys (the base URL). */
-  cacheScope: string;
-  signal?: AbortSignal;
+export interface GenerateDeps extends AskDeps {
   now?: () => Date;
 }
 
