@@ -42,7 +42,7 @@ def diffs(pairs):
     n = len(pairs)
     if not n:
         return None, None
-    return round(sum(abs(j - h) for h, j in pairs) / n, 6), round(sum(j - h for h, j in pairs) / n, 6)
+    return sum(abs(j - h) for h, j in pairs) / n, sum(j - h for h, j in pairs) / n
 
 
 def main():

@@ -85,7 +85,7 @@ describe('tiered judging', () => {
     const summary = JSON.parse(io.out) as { tiers: { rows: number; escalated: number; escalated_share: number; by_reason: Record<string, number>; cost: { actual: number; all_judge: number; saved: number } } };
     assert.equal(summary.tiers.rows, CASES.length);
     assert.equal(summary.tiers.escalated, escalated);
-    assert.equal(summary.tiers.escalated_share, Math.round((escalated / CASES.length) * 1e6) / 1e6);
+    assert.equal(summary.tiers.escalated_share, escalated / CASES.length);
     assert.equal(summary.tiers.by_reason.failed, 1);
     assert.ok(summary.tiers.cost.saved > 0 && summary.tiers.cost.actual < summary.tiers.cost.all_judge, JSON.stringify(summary.tiers.cost));
     assert.match(io.err, /escalated to big/);
@@ -115,7 +115,7 @@ describe('tiered judging', () => {
     // "none" escalates only the failed screen reply; agreement is estimated from the audited rows
     // (each standing for 2 rows) and the escalated ones, recomputed here by hand.
     const none = report.points.find((p) => p.rule === 'none')!;
-    assert.equal(none.escalation_rate, Math.round((1 / CASES.length) * 1e6) / 1e6);
+    assert.equal(none.escalation_rate, 1 / CASES.length);
     let seen = 0;
     let agree = 0;
     for (const l of lines) {

@@ -76,8 +76,8 @@ export function disagreement(report: CalibrationReport, criterion: string): Crit
     }),
   );
   const n = report.n;
-  const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
-  return { criterion, n, mean_abs_diff: n ? r6(abs / n) : null, mean_diff: n ? r6(signed / n) : null };
+  // Full precision: rounding is for display (formatCriteria).
+  return { criterion, n, mean_abs_diff: n ? abs / n : null, mean_diff: n ? signed / n : null };
 }
 
 export async function calibrateCriteria(open: () => Items, metric: string, names: readonly string[]): Promise<{ ok: true; value: CriteriaCalibration } | { ok: false; error: string }> {

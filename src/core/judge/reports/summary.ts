@@ -31,7 +31,7 @@ export function costUsd(prices: Prices | undefined, promptTokens: number, comple
   if (!prices) return null;
   const cached = prices.cached !== undefined ? Math.min(cachedTokens, promptTokens) : 0;
   const input = (promptTokens - cached) * prices.input + cached * (prices.cached ?? prices.input);
-  return Math.round(((input + completionTokens * prices.output) / 1e6) * 1e6) / 1e6;
+  return (input + completionTokens * prices.output) / 1e6;
 }
 
 /** `3 rate-limit, 1 invalid-reply`, largest first. */

@@ -9,7 +9,7 @@ export interface TierPrices {
   judge?: Prices | undefined;
 }
 
-const share = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 1e6) / 1e6 : null);
+const share = (n: number, of: number) => (of > 0 ? n / of : null);
 const usd = (p: Prices | undefined, u: TokenUsage) => costUsd(p, u.promptTokens, u.completionTokens);
 
 /**
@@ -21,9 +21,10 @@ export function tierCost(s: TierStats, prices: TierPrices): { actual: number; al
   const screen = usd(prices.screen, s.screen) ?? 0;
   const judge = usd(prices.judge, s.judge) ?? 0;
   const all = usd(prices.judge, s.allJudge) ?? 0;
-  const actual = Math.round((screen + judge) * 1e6) / 1e6;
-  const saved = Math.round((all - actual) * 1e6) / 1e6;
-  return { actual, all_judge: all, saved, saved_share: all > 0 ? Math.round((saved / all) * 1e6) / 1e6 : null };
+  // Full precision in --json; the summary lines round for display.
+  const actual = screen + judge;
+  const saved = all - actual;
+  return { actual, all_judge: all, saved, saved_share: all > 0 ? saved / all : null };
 }
 
 export function tierSummaryJson(s: TierStats, prices: TierPrices): Record<string, unknown> {

@@ -39,7 +39,6 @@ interface Row {
   human: string | number | undefined;
 }
 
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** What two verdicts are compared on: the (rounded) score or the pairwise choice. */
 function verdictKey(v: TierVerdict | null | undefined): string | number | undefined {
@@ -90,9 +89,9 @@ function point(rule: string, rows: Row[], escalates: (r: Row) => boolean): Sweep
   return {
     rule,
     escalated,
-    escalation_rate: rows.length ? round6(escalated / rows.length) : 0,
-    agreement_judge: agreement === null ? null : round6(agreement),
-    agreement_human: humanN ? round6(humanAgree / humanN) : null,
+    escalation_rate: rows.length ? escalated / rows.length : 0,
+    agreement_judge: agreement,
+    agreement_human: humanN ? humanAgree / humanN : null,
     human_n: humanN,
   };
 }
