@@ -7,7 +7,7 @@ import type { CachedReply, JudgeCache } from './cache';
 import { expectedScore } from './expected';
 import { extractJson } from '../strategies/extract';
 import { describeIssues } from '../strategies/replySchema';
-import { callWithRetry } from '../transport/retry';
+import { callWithRetry, probeEndpoint } from '../transport/retry';
 import type { CallContext } from '../transport/retry';
 import type { RunStats } from '../run/stats';
 import type { JudgeStrategy, PassOrder } from '../strategies/strategy';
@@ -53,7 +53,7 @@ async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Pro
       return response;
     } catch (e) {
       if (!(e instanceof JudgeError) || e.kind === 'aborted' || !ctx.outage) throw e;
-      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal))) throw e;
+      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal, () => probeEndpoint(ctx, request.model)))) throw e;
     }
   }
 }

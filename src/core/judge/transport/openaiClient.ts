@@ -4,6 +4,7 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { LeanChat } from './leanChat';
+import { parseRateLimit } from './limiter';
 import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
@@ -89,7 +90,9 @@ export class OpenAICompatibleClient implements JudgeClient {
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (request.signal?.aborted) throw new JudgeError('aborted', 'the request was cancelled');
-      const completion = (await this.chat.create(body, deadline.signal, request.signal)) as ChatCompletion;
+      const reply = await this.chat.create(body, deadline.signal, request.signal);
+      const completion = (reply.body ?? {}) as ChatCompletion;
+      const rateLimit = parseRateLimit(reply.headers);
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
       const text = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
@@ -99,9 +102,10 @@ export class OpenAICompatibleClient implements JudgeClient {
         text,
         model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
         ...(usage ? { usage } : {}),
+        ...(rateLimit ? { rateLimit } : {}),
       };
     } catch (e) {
-      throw toJudgeError(e, {
+      throw withRateLimit(e, {
         timeoutMs: this.options.timeoutMs,
         timedOut: deadline.signal.aborted && deadline.signal.reason === TIMEOUT_REASON,
         aborted: request.signal?.aborted ?? false,
@@ -114,6 +118,14 @@ export class OpenAICompatibleClient implements JudgeClient {
       request.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The JudgeError for a failure, carrying a 429's rate-limit headers for the limiter. */
+function withRateLimit(e: unknown, ctx: Parameters<typeof toJudgeError>[1]): JudgeError {
+  const error = toJudgeError(e, ctx);
+  if (error.kind !== 'rate-limit' || error.options.rateLimit) return error;
+  const rateLimit = parseRateLimit((error.options.cause as { headers?: Headers } | undefined)?.headers);
+  return rateLimit ? new JudgeError(error.kind, error.message, { ...error.options, rateLimit }) : error;
 }
 
 /** The SDK's logprobs content as our tokens; null when the endpoint sent none. */

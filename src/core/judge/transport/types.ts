@@ -46,6 +46,15 @@ export interface JudgeResponse {
   usage?: TokenUsage;
   /** When logprobs were asked for: the reply's tokens, or null when the endpoint gave none. */
   tokens?: TokenLogprob[] | null;
+  /** The reply's request-rate headers, for the limiter. */
+  rateLimit?: RateLimitInfo;
+}
+
+/** `x-ratelimit-limit-requests`, `-remaining-requests` and `-reset-requests` (in ms) of a reply. */
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  resetMs?: number;
 }
 
 /**
@@ -58,7 +67,7 @@ export class JudgeError extends Error {
   constructor(
     readonly kind: JudgeErrorKind,
     message: string,
-    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown } = {},
+    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown; rateLimit?: RateLimitInfo } = {},
   ) {
     super(message);
     this.name = 'JudgeError';
