@@ -2,7 +2,7 @@
 // endpoint so a steady rate limit costs almost no 429s.
 // - The rate comes from the `x-ratelimit-*-requests` headers OpenAI and Azure send on every reply
 //   (a token bucket: `limit - remaining` requests refill in `reset`), else from the answers counted
-//   in the `retry-after` window of a 429, and is probed upwards slowly while no 429 comes.
+//   in the `retry-after` window of a 429, and is probed upwards slowly (1 %/s) while no 429 comes.
 // - Calls are spaced to that rate; a retried call waits in a queue served before fresh calls.
 // - A 429 that teaches no rate (nobody was answered) pauses new calls for its retry-after and,
 //   when repeated, halves the concurrency (at most once a second); successes grow it back (AIMD).
@@ -21,6 +21,8 @@ export interface LimiterOptions {
 
 interface Waiter {
   grant: (ticket: number) => void;
+  reject: (e: Error) => void;
+  signal: AbortSignal | undefined;
 }
 
 /** Answers remembered to measure the accepted rate when a 429 comes without headers. */
@@ -101,22 +103,31 @@ export class AdaptiveLimiter {
     // A free slot and nobody waiting: granted at once, without a waiter or an abort listener.
     if (this.urgent.length === 0 && this.fresh.length === 0 && this.ready(this.now())) return Promise.resolve(this.take());
     return new Promise((resolve, reject) => {
-      const queue = retried ? this.urgent : this.fresh;
-      const waiter: Waiter = {
-        grant: (ticket) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(ticket);
-        },
-      };
-      const onAbort = () => {
-        const i = queue.indexOf(waiter);
-        if (i >= 0) queue.splice(i, 1);
-        reject(new JudgeError('aborted', 'the request was cancelled'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      queue.push(waiter);
+      // One abort listener per signal, not per waiter: adding a listener walks the signal's list.
+      if (signal && !this.watched.has(signal)) this.watch(signal);
+      (retried ? this.urgent : this.fresh).push({ grant: resolve, reject, signal });
       this.pump();
     });
+  }
+
+  private readonly watched = new WeakSet<AbortSignal>();
+
+  private watch(signal: AbortSignal): void {
+    this.watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const queue of [this.urgent, this.fresh]) {
+          for (let i = queue.length - 1; i >= 0; i--) {
+            const w = queue[i] as Waiter;
+            if (w.signal !== signal) continue;
+            queue.splice(i, 1);
+            w.reject(new JudgeError('aborted', 'the request was cancelled'));
+          }
+        }
+      },
+      { once: true },
+    );
   }
 
   release(ticket?: number): void {
@@ -132,8 +143,8 @@ export class AdaptiveLimiter {
     this.answerLog[this.answerAt++ % ANSWER_LOG] = now;
     if (info) this.learn(info, ticket, now);
     if (this.measuredMs !== undefined && this.waiting() && now - this.last429 >= 1_000 && now - this.lastRaise >= 1_000) {
-      // Calls queue for the rate and no 429 came for a second: try 2 % faster.
-      this.measuredMs /= 1.02;
+      // Calls queue for the rate and no 429 came for a second: try 1 % faster.
+      this.measuredMs /= 1.01;
       this.lastRaise = now;
     }
     if (this.current < this.max && ++this.successes >= this.current) {
@@ -210,7 +221,7 @@ export class AdaptiveLimiter {
     // Once per window, the measured rate, and always a little slower than the one just refused.
     if (this.measuredMs !== undefined && now - this.lastDecrease < windowMs) return true;
     const refused = this.intervalMs;
-    this.measuredMs = Math.max(windowMs / n, refused === undefined ? 0 : refused * 1.05);
+    this.measuredMs = Math.max(windowMs / n, refused === undefined ? 0 : refused * 1.03);
     this.lastDecrease = now;
     if (this.headerMs === undefined) this.capacity = 1;
     this.tokens = Math.min(this.tokens, 0);

@@ -1,9 +1,9 @@
 // When the endpoint keeps failing with transient errors (a rate-limit storm, a server down), the
 // run pauses as a whole instead of turning the rest of the dataset into error rows. A call that
 // gave up after its retries is the row's own error when the endpoint answered anyone during its
-// last attempt, or when the endpoint answers a tiny probe request now: a prompt that always gets a
-// 500, or always hangs, fails its row and never holds the run open, even when it is the only row
-// left. Only when nobody is answered, the probe included, is it an outage: the failing calls wait
+// last attempt, or when the endpoint answers a tiny probe request now (and was not in an outage,
+// which that answer ends: then the call tries again): a prompt that always gets a 500, or always
+// hangs, fails its row and never holds the run open, even when it is the only row left. Only when nobody is answered, the probe included, is it an outage: the failing calls wait
 // and try again with backoff until the endpoint answers, or until the outage has lasted
 // `maxOutageMs` (to the second); then the run stops as interrupted, resumable.
 import { sleep } from './retry';
@@ -93,7 +93,10 @@ export class OutageGate {
    */
   async shouldRetry(error: JudgeError, mark: number, _call: object, signal?: AbortSignal, probe?: Probe): Promise<boolean> {
     if (!error.retryable || this.exceeded || this.successes !== mark) return false;
+    const wasDown = this.current !== undefined;
     if (probe && (await this.probe(probe))) {
+      // The probe's answer ended an outage this failure was part of: try the call again.
+      if (wasDown) return true;
       this.ownFailures++;
       return false;
     }
