@@ -1,7 +1,7 @@
 // A local OpenAI-compatible server for tests, benchmarks and the VS Code e2e runs. It answers
 // /chat/completions by rules the test sets and records every request it receives.
 //   node out/test/support/fakeOpenAI.js [--port N] [--latency MS] [--rules module.js]
-//                                       [--rate N [--rate-model bucket|window|fixed] [--no-rate-headers]]
+//                                       [--rate N [--rate-model bucket|window|fixed] [--no-rate-headers]] [--no-record]
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -61,6 +61,8 @@ export interface FakeServerOptions {
   port?: number;
   /** A request rate limit on chat completions (see `RateLimit`). */
   rateLimit?: RateLimitOptions;
+  /** false: count requests without keeping them (benchmarks with 100,000 rows). */
+  record?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -150,6 +152,9 @@ export function goDuration(ms: number): string {
 
 export class FakeOpenAI {
   readonly requests: RecordedRequest[] = [];
+  /** Requests received (also when they are not recorded). */
+  received = 0;
+  private readonly record: boolean;
   rules: FakeRule[];
   latencyMs: number;
   /** The rate limit, when one is set; its counters say how many requests it refused. */
@@ -160,6 +165,7 @@ export class FakeOpenAI {
     this.rules = options.rules ?? [];
     this.latencyMs = options.latencyMs ?? 0;
     this.rateLimit = options.rateLimit ? new RateLimit(options.rateLimit) : undefined;
+    this.record = options.record ?? true;
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -204,7 +210,7 @@ export class FakeOpenAI {
         body = undefined;
       }
       const recorded: RecordedRequest = {
-        index: this.requests.length,
+        index: this.received++,
         method: req.method ?? 'GET',
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
@@ -212,7 +218,7 @@ export class FakeOpenAI {
         body,
         prompt: (body?.messages ?? []).map((m) => String(m.content)).join('\n\n'),
       };
-      this.requests.push(recorded);
+      if (this.record) this.requests.push(recorded);
       const limited = this.rateLimit && recorded.path.endsWith('/chat/completions') ? this.rateLimit.take() : undefined;
       const action: FakeAction = limited && !limited.ok ? status(429, 'Rate limit reached for requests', limited.headers) : this.route(recorded);
       const extra = limited?.ok ? limited.headers : undefined;
@@ -398,13 +404,19 @@ async function main(argv: string[]): Promise<void> {
   const rate = arg('--rate');
   const rateLimit: RateLimitOptions | undefined =
     rate !== undefined ? { perSecond: Number(rate), headers: !argv.includes('--no-rate-headers'), model: (arg('--rate-model') ?? 'bucket') as 'bucket' | 'window' | 'fixed' } : undefined;
-  const fake = await FakeOpenAI.start({ port: Number(arg('--port') ?? 0), latencyMs: Number(arg('--latency') ?? 0), rules, ...(rateLimit ? { rateLimit } : {}) });
+  const fake = await FakeOpenAI.start({
+    port: Number(arg('--port') ?? 0),
+    latencyMs: Number(arg('--latency') ?? 0),
+    rules,
+    record: !argv.includes('--no-record'),
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   process.stdout.write(`fake OpenAI listening on ${fake.baseURL}\n`);
   // `stats` on stdin prints the rate limit's counters (benchmarks read them).
   process.stdin.on('data', (d: Buffer) => {
     if (d.toString().trim() === 'stats') {
       const r = fake.rateLimit;
-      process.stdout.write(`stats ${JSON.stringify({ requests: fake.chats.length, refused: r?.refused ?? 0, passed: r?.passed ?? fake.chats.length, spanMs: r && r.firstPass !== undefined && r.lastPass !== undefined ? r.lastPass - r.firstPass : null })}\n`);
+      process.stdout.write(`stats ${JSON.stringify({ requests: fake.received, refused: r?.refused ?? 0, passed: r?.passed ?? fake.received, spanMs: r && r.firstPass !== undefined && r.lastPass !== undefined ? r.lastPass - r.firstPass : null })}\n`);
     }
   });
   const stop = () => void fake.close().then(() => process.exit(0));
