@@ -90,6 +90,46 @@ describe('every run converges', function () {
   });
 });
 
+describe('the pipeline behind the editor batch', function () {
+  this.timeout(30_000);
+  it('ends a row that always fails among rows answered from the cache as that row\'s error, without pausing', async () => {
+    const { runPipeline } = await import('../../src/core/judge/run/pipeline');
+    const { prepareJudge } = await import('../../src/core/judge/engine/prepare');
+    const { DiskCache } = await import('../../src/core/judge/engine/cache');
+    const { OpenAICompatibleClient } = await import('../../src/core/judge/transport/openaiClient');
+    const fake = await FakeOpenAI.start();
+    try {
+      const dir = tempDir();
+      writeJsonl(path.join(dir, 'd.jsonl'), Array.from({ length: 20 }, (_, i) => ({ prompt: 'p', response: `r${i + 1}` })));
+      const prepared = prepareJudge(POINTWISE);
+      assert.ok(prepared.ok);
+      const outages: unknown[] = [];
+      const common = {
+        judge: prepared.judge,
+        client: new OpenAICompatibleClient({ baseURL: fake.baseURL, timeoutMs: 5_000 }),
+        settings: { model: 'm', structured: 'json_schema' as const, schemaName: 'quality' },
+        dataFile: path.join(dir, 'd.jsonl'),
+        outFile: path.join(dir, 'r.jsonl'),
+        cache: new DiskCache(path.join(dir, 'cache')),
+        retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
+        outage: { maxOutageMs: 10 * 60_000, baseDelayMs: 5_000 },
+        onOutage: (s: unknown) => outages.push(s),
+      };
+      fake.rules = [(r) => (about(r, 'r20') ? status(500, 'this prompt crashes the server') : undefined)];
+      assert.equal((await runPipeline({ ...common, mode: 'new' })).stop, 'done');
+      // Again: 19 rows come from the cache, so the endpoint answers nothing but the probe.
+      const before = fake.chats.length;
+      const again = await runPipeline({ ...common, mode: 'overwrite' });
+      assert.equal(again.stop, 'done');
+      assert.deepEqual([again.stats.cacheHits, again.stats.failed], [19, 1]);
+      assert.deepEqual(outages, [], 'never paused');
+      assert.equal(fake.chats.length - before, 3, "the poison row's two attempts and one probe");
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('--max-outage', () => {
   it('stops the run no earlier than the outage limit, however the tries are spaced', async () => {
     let exceededAt: number | undefined;
