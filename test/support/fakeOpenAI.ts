@@ -1,6 +1,7 @@
 // A local OpenAI-compatible server for tests, benchmarks and the VS Code e2e runs. It answers
 // /chat/completions by rules the test sets and records every request it receives.
 //   node out/test/support/fakeOpenAI.js [--port N] [--latency MS] [--rules module.js]
+//                                       [--rate N [--rate-model bucket|window|fixed] [--no-rate-headers]] [--no-record]
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -58,17 +59,113 @@ export interface FakeServerOptions {
   /** Added before every answer, for benchmarks. */
   latencyMs?: number;
   port?: number;
+  /** A request rate limit on chat completions (see `RateLimit`). */
+  rateLimit?: RateLimitOptions;
+  /** false: count requests without keeping them (benchmarks with 100,000 rows). */
+  record?: boolean;
+}
+
+export interface RateLimitOptions {
+  /** Requests allowed per second. */
+  perSecond: number;
+  /**
+   * `bucket` (default, OpenAI's model): a bucket of `perSecond` requests refilled continuously.
+   * `window`: at most `perSecond` requests in any 1-second window (a log of arrivals), stricter.
+   * `fixed`: at most `perSecond` requests per clock second (a counter reset every second).
+   */
+  model?: 'bucket' | 'window' | 'fixed';
+  /** Bucket only: send `x-ratelimit-limit/remaining/reset-requests` on every reply, as OpenAI does (default true). */
+  headers?: boolean;
+  /** The `retry-after` of a 429, in seconds (default "1"). */
+  retryAfter?: string;
+}
+
+/** A rate limit in front of /chat/completions; beyond it, 429 with `retry-after`. */
+export class RateLimit {
+  private tokens: number;
+  private at = performance.now();
+  /** Window model: arrival times of the requests let through in the last second. */
+  private readonly log: number[] = [];
+  /** Fixed model: the current clock second and the requests let through in it. */
+  private second = -1;
+  private inSecond = 0;
+  /** Requests refused with 429, and let through. */
+  refused = 0;
+  passed = 0;
+  /** When the first and the last request passed (ms, performance.now()). */
+  firstPass: number | undefined;
+  lastPass: number | undefined;
+
+  constructor(readonly options: RateLimitOptions) {
+    this.tokens = options.perSecond;
+  }
+
+  /** Takes a token for a request; returns the headers of the reply, and whether it passed. */
+  take(): { ok: boolean; headers: Record<string, string> } {
+    const { perSecond } = this.options;
+    const now = performance.now();
+    if (this.options.model === 'fixed') {
+      const second = Math.floor(Date.now() / 1000);
+      if (second !== this.second) [this.second, this.inSecond] = [second, 0];
+      const ok = this.count(this.inSecond < perSecond, now);
+      if (ok) this.inSecond++;
+      return { ok, headers: ok ? {} : { 'retry-after': this.options.retryAfter ?? '1' } };
+    }
+    if (this.options.model === 'window') {
+      while (this.log.length > 0 && (this.log[0] as number) <= now - 1000) this.log.shift();
+      const ok = this.log.length < perSecond;
+      if (ok) this.log.push(now);
+      return { ok: this.count(ok, now), headers: ok ? {} : { 'retry-after': this.options.retryAfter ?? '1' } };
+    }
+    this.tokens = Math.min(perSecond, this.tokens + ((now - this.at) * perSecond) / 1000);
+    this.at = now;
+    const ok = this.count(this.tokens >= 1, now);
+    if (ok) this.tokens -= 1;
+    const headers: Record<string, string> = {};
+    if (this.options.headers !== false) {
+      const remaining = Math.floor(this.tokens);
+      headers['x-ratelimit-limit-requests'] = String(perSecond);
+      headers['x-ratelimit-remaining-requests'] = String(remaining);
+      headers['x-ratelimit-reset-requests'] = goDuration(((perSecond - this.tokens) * 1000) / perSecond);
+    }
+    if (!ok) headers['retry-after'] = this.options.retryAfter ?? '1';
+    return { ok, headers };
+  }
+
+  private count(ok: boolean, now: number): boolean {
+    if (ok) {
+      this.passed++;
+      this.firstPass ??= now;
+      this.lastPass = now;
+    } else this.refused++;
+    return ok;
+  }
+}
+
+/** Milliseconds as OpenAI writes `x-ratelimit-reset-requests`: `20ms`, `1.5s`, `6m0s`. */
+export function goDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${Number(s.toFixed(3))}s`;
+  return `${Math.floor(s / 60)}m${Number((s % 60).toFixed(3))}s`;
 }
 
 export class FakeOpenAI {
   readonly requests: RecordedRequest[] = [];
+  /** Requests received (also when they are not recorded). */
+  received = 0;
+  private readonly record: boolean;
   rules: FakeRule[];
   latencyMs: number;
+  /** The rate limit, when one is set; its counters say how many requests it refused. */
+  rateLimit: RateLimit | undefined;
   private readonly server: http.Server;
 
   private constructor(options: FakeServerOptions) {
     this.rules = options.rules ?? [];
     this.latencyMs = options.latencyMs ?? 0;
+    this.rateLimit = options.rateLimit ? new RateLimit(options.rateLimit) : undefined;
+    this.record = options.record ?? true;
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -113,7 +210,7 @@ export class FakeOpenAI {
         body = undefined;
       }
       const recorded: RecordedRequest = {
-        index: this.requests.length,
+        index: this.received++,
         method: req.method ?? 'GET',
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
@@ -121,11 +218,13 @@ export class FakeOpenAI {
         body,
         prompt: (body?.messages ?? []).map((m) => String(m.content)).join('\n\n'),
       };
-      this.requests.push(recorded);
-      const action = this.route(recorded);
+      if (this.record) this.requests.push(recorded);
+      const limited = this.rateLimit && recorded.path.endsWith('/chat/completions') ? this.rateLimit.take() : undefined;
+      const action: FakeAction = limited && !limited.ok ? status(429, 'Rate limit reached for requests', limited.headers) : this.route(recorded);
+      const extra = limited?.ok ? limited.headers : undefined;
       const delay = this.latencyMs + (action.delayMs ?? 0);
-      if (delay <= 0) return send(res, action, recorded);
-      const timer = setTimeout(() => send(res, action, recorded), delay);
+      if (delay <= 0) return send(res, action, recorded, extra);
+      const timer = setTimeout(() => send(res, action, recorded, extra), delay);
       res.on('close', () => clearTimeout(timer));
     });
   }
@@ -146,7 +245,7 @@ export class FakeOpenAI {
   }
 }
 
-function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest): void {
+function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest, extra?: Record<string, string>): void {
   if (res.destroyed) return;
   if ('drop' in action) {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
@@ -156,12 +255,12 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest):
   }
   if ('status' in action) {
     const payload = action.text ?? (action.json !== undefined ? JSON.stringify(action.json) : '');
-    res.writeHead(action.status, { 'content-type': action.text !== undefined ? 'text/plain' : 'application/json', ...action.headers });
+    res.writeHead(action.status, { 'content-type': action.text !== undefined ? 'text/plain' : 'application/json', ...extra, ...action.headers });
     res.end(payload);
     return;
   }
   const completion = completionBody(action, r, `chatcmpl-fake-${r.index}`);
-  res.writeHead(200, { 'content-type': 'application/json' });
+  res.writeHead(200, { 'content-type': 'application/json', ...extra });
   res.end(JSON.stringify(completion));
 }
 
@@ -310,8 +409,24 @@ async function main(argv: string[]): Promise<void> {
     const found = mod.rules ?? mod.default;
     rules = Array.isArray(found) ? found : found ? [found] : [];
   }
-  const fake = await FakeOpenAI.start({ port: Number(arg('--port') ?? 0), latencyMs: Number(arg('--latency') ?? 0), rules });
+  const rate = arg('--rate');
+  const rateLimit: RateLimitOptions | undefined =
+    rate !== undefined ? { perSecond: Number(rate), headers: !argv.includes('--no-rate-headers'), model: (arg('--rate-model') ?? 'bucket') as 'bucket' | 'window' | 'fixed' } : undefined;
+  const fake = await FakeOpenAI.start({
+    port: Number(arg('--port') ?? 0),
+    latencyMs: Number(arg('--latency') ?? 0),
+    rules,
+    record: !argv.includes('--no-record'),
+    ...(rateLimit ? { rateLimit } : {}),
+  });
   process.stdout.write(`fake OpenAI listening on ${fake.baseURL}\n`);
+  // `stats` on stdin prints the rate limit's counters (benchmarks read them).
+  process.stdin.on('data', (d: Buffer) => {
+    if (d.toString().trim() === 'stats') {
+      const r = fake.rateLimit;
+      process.stdout.write(`stats ${JSON.stringify({ requests: fake.received, refused: r?.refused ?? 0, passed: r?.passed ?? fake.received, spanMs: r && r.firstPass !== undefined && r.lastPass !== undefined ? r.lastPass - r.firstPass : null })}\n`);
+    }
+  });
   const stop = () => void fake.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

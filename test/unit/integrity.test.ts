@@ -160,7 +160,7 @@ describe('integrity: an outage pauses the run', () => {
     const lines = readJsonl(path.join(dir, 'r.jsonl'));
     assert.equal(lines.length, 3, 'the rows judged before the outage are kept; none is written as an error');
     assert.match(io.err, /interrupted \(outage\)/);
-    assert.match(io.err, /--resume to judge the rest/);
+    assert.match(io.err, /run judge-studio run --resume --out r\.jsonl --base-url http:\/\/127\.0\.0\.1:\d+\/v1 to judge the rest/);
 
     fake.rules = [];
     const io2 = captureIO(dir, env());
@@ -228,41 +228,40 @@ describe('integrity: resume', () => {
     assert.match(io.err, /holds results of metric "other", not "quality"/);
   });
 
-  it('after a failed write, stops with the rows kept, and the next --resume leaves no two rows glued on one line', async () => {
-    const { ResultsWriter } = await import('../../src/core/judge/run/writer');
+  it('after a failed write (disk full mid-line), cuts the partial line before it stops, and --resume finishes', async () => {
     const { runPipeline } = await import('../../src/core/judge/run/pipeline');
     const { prepareJudge } = await import('../../src/core/judge/engine/prepare');
     const { OpenAICompatibleClient } = await import('../../src/core/judge/transport/openaiClient');
     const prepared = prepareJudge(POINTWISE);
     assert.ok(prepared.ok);
     const out = path.join(dir, 'torn.jsonl');
-    let writes = 0;
     const realFs = await import('node:fs');
+    let writes = 0;
+    // The disk fills during the second flush: part of it is written, then ENOSPC, as write(2) does.
     const diskFull = {
-      openSync: realFs.openSync,
-      closeSync: realFs.closeSync,
-      fsyncSync: realFs.fsyncSync,
-      writeFileSync: (fd: number, text: string) => {
-        if (++writes === 3) {
-          realFs.writeSync(fd, text.slice(0, 17)); // the disk filled mid-line
-          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-        }
-        realFs.writeFileSync(fd, text);
+      write: (fd: number, buffer: Buffer, offset: number, length: number, position: null, cb: (e: Error | null, n: number) => void) => {
+        writes++;
+        if (writes === 2) return realFs.write(fd, buffer, offset, Math.min(length, 17), position, cb);
+        if (writes > 2) return cb(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }), 0);
+        return realFs.write(fd, buffer, offset, length, position, cb);
       },
     };
-    assert.ok(ResultsWriter);
     const client = new OpenAICompatibleClient({ baseURL: fake.baseURL, timeoutMs: 5000 });
     const common = { judge: prepared.judge, client, settings: { model: 'm', structured: 'json_schema' as const, schemaName: 'quality' }, dataFile: path.join(dir, 'd.jsonl'), outFile: out, concurrency: 1 };
-    const result = await runPipeline({ ...common, mode: 'new', writer: { fs: diskFull as never } });
+    // One line per flush: the second line is cut short by the full disk.
+    const result = await runPipeline({ ...common, mode: 'new', writer: { fs: diskFull as never, flushBytes: 1 } });
     assert.equal(result.stop, 'write-failed');
     assert.match(result.writeError ?? '', /ENOSPC/);
-    assert.equal(result.stats.done, 2);
-    assert.equal(realFs.readFileSync(out, 'utf8').endsWith('\n'), false, 'the torn line is there');
+    const text = realFs.readFileSync(out, 'utf8');
+    assert.ok(text.endsWith('\n'), 'no partial line is left behind');
+    const kept = readJsonl(out);
+    assert.equal(kept.length, 1, 'the line written before the disk filled stays');
+    assert.equal(result.written, kept.length, 'the rows reported as written are the whole lines in the file');
 
     const resumed = await runPipeline({ ...common, mode: 'resume' });
     assert.equal(resumed.stop, 'done');
-    const lines = readJsonl(out);
-    assert.deepEqual(lines.map((l) => l._row).sort(), [1, 2, 3, 4]);
+    assert.deepEqual(resumed.stats.alreadyDone, kept.length);
+    assert.deepEqual(readJsonl(out).map((l) => l._row).sort(), [1, 2, 3, 4]);
   });
 });
 

@@ -1,5 +1,6 @@
-// The bundled CLI as a real process: Ctrl-C keeps a valid results file, and --resume after an
-// interrupt or a hard kill finishes the rest without duplicate rows.
+// The bundled CLI as a real process: Ctrl-C keeps a valid results file, --resume after an
+// interrupt or a hard kill finishes the rest without duplicate rows, and a second writer of the
+// same results file is refused while the first runs.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -86,6 +87,33 @@ describe('judge-studio run (bundled CLI process)', function () {
     await waitFor(() => lineCount(out) >= 2, 20_000, 'two finished rows');
     child.kill('SIGKILL');
     assert.equal((await exit).signal, 'SIGKILL');
+    const resumed = await start([...args, '--resume'], env).exit;
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assertComplete(out);
+  });
+
+  it('refuses a second --resume on the same --out while the first runs (exit 2, naming it), and no row is judged twice', async () => {
+    // Slow enough that the first run is still going when the second process has started.
+    fake.rules = [() => ({ ...reply({ justification: 'j', score: 3 }), delayMs: 600 })];
+    const first = start([...args, '--resume'], env);
+    await waitFor(() => fs.existsSync(`${out}.lock`), 20_000, 'the first run to take the lock');
+    const second = await start([...args, '--resume'], env).exit;
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, new RegExp(`r\\.jsonl is being written by another run \\(pid ${first.child.pid} on `));
+    assert.match(second.stderr, /running "judge-studio run .*--out/);
+    const done = await first.exit;
+    assert.equal(done.code, 0, done.stderr);
+    assertComplete(out);
+    assert.equal(fake.chats.length, ROWS, 'every row was judged once');
+    assert.equal(fs.existsSync(`${out}.lock`), false, 'the lock is gone with its run');
+  });
+
+  it('takes over the lock of a run that was killed', async () => {
+    const { child, exit } = start(args, env);
+    await waitFor(() => lineCount(out) >= 2, 20_000, 'two finished rows');
+    child.kill('SIGKILL');
+    await exit;
+    assert.ok(fs.existsSync(`${out}.lock`), 'a hard kill leaves its lock behind');
     const resumed = await start([...args, '--resume'], env).exit;
     assert.equal(resumed.code, 0, resumed.stderr);
     assertComplete(out);

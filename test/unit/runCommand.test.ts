@@ -195,14 +195,19 @@ describe('judge-studio run', () => {
     assert.equal(lines[0]!['helpfulness/score'], 5, 'the kept row is untouched');
   });
 
-  it('judges only --rows and reports unreadable dataset lines with their count', async () => {
+  it('judges only --rows, reports unreadable dataset lines with their count and exits 1 unless --allow-skipped', async () => {
     const data = path.join(dir, 'd.jsonl');
     fs.writeFileSync(data, ['{"prompt":"q","response":"r1"}', '{oops', '{"prompt":"q","response":"r3"}', '{"prompt":"q","response":"r4"}'].join('\n'));
     const { code, io } = await run([path.join(EXAMPLES, 'helpfulness.judge'), '--data', data, ...base(), '--rows', '1-3', '--out', 'r.jsonl']);
-    assert.equal(code, EXIT_OK);
+    assert.equal(code, EXIT_FINDINGS, 'a record that could not be read is not a finished run');
     assert.deepEqual(readJsonl(path.join(dir, 'r.jsonl')).map((l) => l._row).sort(), [1, 3]);
     assert.match(io.err, /d\.jsonl: line 2/);
     assert.match(io.err, /1 unreadable dataset record\(s\) skipped/);
+    assert.match(io.err, /1 record\(s\) of .*d\.jsonl could not be read and were not judged: line 2: /);
+    assert.match(io.err, /--allow-skipped/);
+
+    const allowed = await run([path.join(EXAMPLES, 'helpfulness.judge'), '--data', data, ...base(), '--rows', '1-3', '--out', 'r2.jsonl', '--allow-skipped']);
+    assert.equal(allowed.code, EXIT_OK, allowed.io.err);
   });
 
   it('prints its usage with the cache location on --help', async () => {

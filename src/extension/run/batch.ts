@@ -91,6 +91,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   let result: PipelineResult | undefined;
   let fatal: string | undefined;
   let changed: string | undefined;
+  let locked: string | undefined;
 
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Judge Studio: ${judge.metric} on ${baseName(req.dataset)}`, cancellable: true },
@@ -118,6 +119,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
           ...(req.rows ? { rows: req.rows } : {}),
           ...(panel?.ok ? { panel: panel.panel } : {}),
           signal: abort.signal,
+          lockCommand: `VS Code: Run Judge on Dataset (${templateRel} on ${datasetRel})`,
           stats,
           log: (m) => studio.log.warn(`batch ${judge.metric}: ${m}`),
           onSkip: (skip) => studio.log.warn(`${datasetRel}, row ${skip.row}: ${skip.error}`),
@@ -130,10 +132,16 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
         });
       } catch (e) {
         if (e instanceof PipelineError && e.code === 'resume-template-changed') changed = e.message;
+        else if (e instanceof PipelineError && e.code === 'results-locked') locked = e.message;
         else fatal = (e as Error).message;
       }
     },
   );
+  // Another run (the CLI, another window) is writing the file: nothing was written, nothing to record.
+  if (locked !== undefined) {
+    void vscode.window.showErrorMessage(`Judge Studio: ${locked}`);
+    return undefined;
+  }
   if (changed !== undefined) {
     const choice = await vscode.window.showWarningMessage(`Judge Studio: ${changed.replace(/ \(CLI: [^)]*\)/, '')}`, { modal: true }, 'Start Over', 'Resume Anyway');
     if (choice === undefined) return undefined;

@@ -11,7 +11,7 @@ import { describeIssues } from '../strategies/replySchema';
 import type { JudgeStrategy, PassOrder } from '../strategies/strategy';
 import type { CheckOutcome } from '../strategies/types';
 import type { OutageGate } from '../transport/outage';
-import { callWithRetry, type CallContext } from '../transport/retry';
+import { callWithRetry, probeEndpoint, type CallContext } from '../transport/retry';
 import type { ChatMessage, JudgeRequest, JudgeResponse, RequestTag } from '../transport/types';
 import { internalError, JudgeError, ReplyNotReady } from '../transport/types';
 import { cacheKey, type CachedReply, type JudgeCache } from './cache';
@@ -138,7 +138,7 @@ async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Pro
       return response;
     } catch (e) {
       if (!(e instanceof JudgeError) || e.kind === 'aborted' || !ctx.outage) throw e;
-      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal))) throw e;
+      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal, () => probeEndpoint(ctx, request.model)))) throw e;
     }
   }
 }

@@ -1,7 +1,8 @@
-// The one run pipeline behind `judge-studio run` and the editor's "Run Judge on Dataset": check the
-// results file (new, resumed or replaced), count the rows, judge them through the runner, append
-// and fsync each line, pause through outages, and say how the run ended. Front ends add progress
-// and cancellation through hooks; none of them opens, scans or writes results files itself.
+// The one run pipeline behind `judge-studio run` and the editor's "Run Judge on Dataset": lock the
+// results file, check it (new, resumed or replaced), count the rows, judge them through the runner,
+// append the lines (buffered, fsync off the event loop), pause through outages, and say how the run
+// ended. Front ends add progress and cancellation through hooks; none of them opens, scans or
+// writes results files itself.
 import { promises as fs } from 'node:fs';
 import { readDataset } from '../../dataset';
 import type { DatasetItem, DatasetSkip } from '../../dataset/types';
@@ -12,6 +13,7 @@ import type { JudgeSettings } from '../engine/pass';
 import type { LimiterOptions } from '../transport/limiter';
 import { OutageGate, type OutageOptions, type OutageState } from '../transport/outage';
 import type { PreparedJudge } from '../engine/prepare';
+import { acquireResultsLock, ResultsLockedError, type ResultsLock } from './lock';
 import { scanResults, type ResumeScan } from './scan';
 import { ResultsWriter, type WriterOptions } from './writer';
 import type { RetryPolicy } from '../transport/retry';
@@ -41,6 +43,10 @@ export interface PipelineOptions {
   limiter?: LimiterOptions;
   outage?: OutageOptions;
   writer?: WriterOptions;
+  /** Recorded in the results file's lock, so a second writer is told who holds it (e.g. the command line). */
+  lockCommand?: string;
+  /** The results file is locked and checked, nothing judged yet (the CLI writes its run manifest here). */
+  beforeJudging?: () => Promise<void>;
   signal?: AbortSignal;
   /** Notices (fallbacks, cache trouble, resume warnings, outage start and end). */
   log?: (message: string) => void;
@@ -70,11 +76,13 @@ export interface PipelineResult {
   interrupted: boolean;
   /** The write error when `stop` is `write-failed`. */
   writeError?: string;
+  /** Lines this run put in the results file (after a failed write, fewer than the rows judged). */
+  written: number;
   /** Why nothing was judged when no selected record could be read (the front end exits 2). */
   nothingRead?: string;
 }
 
-export type PipelineErrorCode = 'results-exist' | 'resume-foreign' | 'resume-template-changed' | 'dataset-unreadable';
+export type PipelineErrorCode = 'results-exist' | 'results-locked' | 'resume-foreign' | 'resume-template-changed' | 'dataset-unreadable';
 
 /** The run cannot start; nothing was written. */
 export class PipelineError extends Error {
@@ -88,6 +96,25 @@ export class PipelineError extends Error {
 }
 
 export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult> {
+  const lock = await lockResults(opts.outFile, opts.lockCommand);
+  try {
+    return await judgeLocked(opts);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The results file's lock, or the PipelineError a front end shows (CLI: exit 2). */
+async function lockResults(file: string, command: string | undefined): Promise<ResultsLock> {
+  try {
+    return await acquireResultsLock(file, command !== undefined ? { command } : {});
+  } catch (e) {
+    if (e instanceof ResultsLockedError) throw new PipelineError('results-locked', e.message);
+    throw e;
+  }
+}
+
+async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
   const { judge, outFile } = opts;
   const stats = opts.stats ?? new RunStats();
   const scan = opts.mode === 'resume' ? await checkResume(opts) : undefined;
@@ -96,6 +123,7 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
     if (size > 0) throw new PipelineError('results-exist', `${outFile} already holds results; resume it, start it again, or choose another results file`);
   }
   scan?.warnings.forEach((w) => opts.log?.(w));
+  await opts.beforeJudging?.();
 
   const stop = new AbortController();
   let reason: StopReason = 'done';
@@ -110,20 +138,11 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   try {
     stats.total = await countRows(open(stop.signal), opts.rows, scan);
     opts.onStart?.(stats, scan);
-    const gate = new OutageGate(opts.outage, {
-      onChange: (state) => {
-        if (state && !stats.outage) opts.log?.(`the endpoint keeps failing (${state.lastError}); the run is paused and tries again with backoff`);
-        if (!state && stats.outage) opts.log?.(`the endpoint answers again after ${Math.round((Date.now() - stats.outage.since) / 1000)} s; the run goes on`);
-        stats.outage = state;
-        opts.onOutage?.(state);
-      },
-      onExceeded: (state) => {
-        reason = 'outage';
-        opts.log?.(`the endpoint has been failing for ${Math.round((Date.now() - state.since) / 1000)} s, longer than allowed; stopping (last error: ${state.lastError})`);
-        stop.abort();
-      },
+    const gate = outageGate(opts, stats, () => {
+      reason = 'outage';
+      stop.abort();
     });
-    const writer = new ResultsWriter(outFile, opts.mode !== 'resume', opts.writer);
+    const writer = new ResultsWriter(outFile, opts.mode !== 'resume', { buffered: true, ...opts.writer });
     let writeError: string | undefined;
     try {
       await runJudge({
@@ -158,14 +177,16 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
         writeError = writer.failure.message;
       } else if (!stop.signal.aborted) throw e;
     } finally {
+      gate.dispose();
       stats.outage = undefined;
+      if (gate.ownFailures > 0) opts.log?.(`${gate.ownFailures} failed call(s) were the rows' own: the endpoint answered a probe request meanwhile, so they were recorded as those rows' errors (--resume judges them again)`);
       try {
-        writer.close();
+        await writer.end();
       } catch (e) {
-        // The last fsync failed: the lines may not be on the disk; say so rather than claim success.
+        // A buffered write or the last fsync failed: the file ends with whole lines, and says so.
         if (!writeError) {
           reason = 'write-failed';
-          writeError = `cannot flush ${outFile}: ${(e as Error).message}`;
+          writeError = (e as Error).message;
         }
       }
     }
@@ -175,12 +196,29 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
       stats,
       stop: reason,
       interrupted: reason !== 'done',
+      written: writer.written,
       ...(writeError ? { writeError } : {}),
       ...(nothingRead ? { nothingRead } : {}),
     };
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The run's outage gate: its notices go to the log and the `onOutage` hook; `exceeded` stops the run. */
+function outageGate(opts: PipelineOptions, stats: RunStats, exceeded: () => void): OutageGate {
+  return new OutageGate(opts.outage, {
+    onChange: (state) => {
+      if (state && !stats.outage) opts.log?.(`the endpoint keeps failing (${state.lastError}) and answers nobody, not even a probe request; the run is paused and tries again with backoff`);
+      if (!state && stats.outage) opts.log?.(`the endpoint answers again after ${Math.round((Date.now() - stats.outage.since) / 1000)} s; the run goes on`);
+      stats.outage = state;
+      opts.onOutage?.(state);
+    },
+    onExceeded: (state) => {
+      opts.log?.(`the endpoint has answered nobody for ${Math.round((Date.now() - state.since) / 1000)} s, the longest allowed (--max-outage); stopping (last error: ${state.lastError})`);
+      exceeded();
+    },
+  });
 }
 
 /** Refuses to resume a file of another metric or template version, unless told otherwise. */
@@ -240,7 +278,10 @@ export function resumeNotices(stats: RunStats): string[] {
   return notes;
 }
 
-/** The line a front end prints after an interrupted run: how to finish it. */
+/**
+ * The line a front end prints after an interrupted run: how to finish it. `command` continues the
+ * same run (same endpoint, model and flags), e.g. `judge-studio run --resume --out R`.
+ */
 export function resumeHint(result: PipelineResult, command: string): string | undefined {
   if (!result.interrupted) return undefined;
   const why =
@@ -249,5 +290,5 @@ export function resumeHint(result: PipelineResult, command: string): string | un
       : result.stop === 'outage'
         ? 'the endpoint stayed down; when it is back,'
         : 'to finish,';
-  return `${result.stats.done} row(s) kept; ${why} run ${command} --resume to judge the rest`;
+  return `${result.written} row(s) written; ${why} run ${command} to judge the rest`;
 }

@@ -3,51 +3,68 @@
 // CPU per call as everything else in a run. Behaviour stays the SDK's: the URL and headers are the
 // ones the SDK builds (asked once per model, so Azure's deployment paths come out the same), and
 // failures are the SDK's own error classes, built the way it builds them, so errors.ts maps them.
+// The request goes over node:http(s) (httpPost.ts); an injected fetch (tests, other runtimes) is
+// used as given, with `redirect: 'error'` and `window: null` so undici does not clone, and so tee,
+// every request body in case a redirect must replay it (undici#4058). Redirects are never
+// followed: one would carry the key and the prompt to wherever it points.
 import type OpenAI from 'openai';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
+import { headerReader, HttpPoster, toHeaders, type HttpReply } from './httpPost';
 
 interface Route {
-  url: string;
-  headers: Headers;
+  url: URL;
+  headers: Record<string, string>;
+}
+
+/** What undici needs to skip the per-request clone (not in the DOM RequestInit type). */
+type LeanInit = RequestInit & { window: null };
+
+export interface LeanReply {
+  /** The parsed body: JSON, text, or null (what `sdk.chat.completions.create` resolves to). */
+  body: unknown;
+  headers: { get(name: string): string | null };
 }
 
 export class LeanChat {
   private readonly routes = new Map<string, Promise<Route>>();
   /** Routes already built, used without an await. */
   private readonly ready = new Map<string, Route>();
+  private readonly poster: HttpPoster | undefined;
 
+  /** `fetch`: send with it instead of node:http (the error bodies it returns are taken as they are). */
   constructor(
     private readonly sdk: OpenAI,
-    private readonly fetch: typeof globalThis.fetch,
-  ) {}
+    private readonly fetch?: typeof globalThis.fetch,
+  ) {
+    this.poster = fetch ? undefined : new HttpPoster();
+  }
 
-  /** What `sdk.chat.completions.create(body)` resolves to: the parsed body (JSON, text, or null). */
-  async create(body: Record<string, unknown>, signal: AbortSignal, callerSignal?: AbortSignal): Promise<unknown> {
+  async create(body: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<LeanReply> {
     const model = String(body.model);
     const { url, headers } = this.ready.get(model) ?? (await this.route(model));
-    if (callerSignal?.aborted) throw new APIUserAbortError();
+    if (signal?.aborted) throw new APIUserAbortError();
+    const text = JSON.stringify(body);
+    if (this.poster) return parse(await this.poster.post(url, headers, text, timeoutMs, signal), url);
+    return this.viaFetch(url, headers, text, timeoutMs, signal);
+  }
+
+  private async viaFetch(url: URL, headers: Record<string, string>, text: string, timeoutMs: number, signal?: AbortSignal): Promise<LeanReply> {
+    const deadline = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
-      response = await this.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      const init: LeanInit = { method: 'POST', headers, body: text, signal: deadline, redirect: 'error', window: null };
+      response = await (this.fetch as typeof globalThis.fetch)(url, init);
     } catch (e) {
-      if (callerSignal?.aborted) throw new APIUserAbortError();
+      if (signal?.aborted) throw new APIUserAbortError();
       const err = e instanceof Error ? e : new Error(String(e));
-      const isTimeout = err.name === 'AbortError' || /timed? ?out/i.test(String(err) + ('cause' in err ? String(err.cause) : ''));
-      if (isTimeout) throw new APIConnectionTimeoutError();
+      if (/redirect/i.test(String(err.cause))) throw redirected(url, undefined);
+      if (deadline.aborted || /timed? ?out/i.test(String(err) + ('cause' in err ? String(err.cause) : ''))) throw new APIConnectionTimeoutError();
       throw new APIConnectionError({ cause: err });
     }
-    if (!response.ok) {
-      const errText = await response.text().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
-      const errJSON = safeJSON(errText);
-      throw APIError.generate(response.status, errJSON, errJSON ? undefined : errText, response.headers);
-    }
-    if (response.status === 204) return null;
-    const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
-    if (mediaType?.includes('application/json') || mediaType?.endsWith('+json')) {
-      if (response.headers.get('content-length') === '0') return undefined;
-      return response.json();
-    }
-    return response.text();
+    const replyText = await response.text();
+    const replyHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => (replyHeaders[name] = value));
+    return parse({ status: response.status, headers: replyHeaders, text: replyText }, url);
   }
 
   /** The SDK's URL and headers for a chat completion with this model (Azure puts the deployment in the path). */
@@ -55,7 +72,9 @@ export class LeanChat {
     let route = this.routes.get(model);
     if (!route) {
       route = this.sdk.buildRequest({ method: 'post', path: '/chat/completions', body: { model } }).then(({ req, url }) => {
-        const built = { url, headers: new Headers(req.headers as HeadersInit) };
+        const headers: Record<string, string> = {};
+        new Headers(req.headers as HeadersInit).forEach((value, name) => (headers[name] = value));
+        const built = { url: new URL(url), headers };
         this.ready.set(model, built);
         return built;
       });
@@ -65,6 +84,50 @@ export class LeanChat {
     }
     return route;
   }
+}
+
+/** A reply as the SDK reads it: an APIError for a status that is not ok, else the body by its media type. */
+function parse(reply: HttpReply, url: URL): LeanReply {
+  const headers = headerReader(reply.headers);
+  if (reply.status >= 300 && reply.status < 400) throw redirected(url, reply.status);
+  if (reply.status < 200 || reply.status >= 300) {
+    const text = normalizedErrorBody(reply.text);
+    const json = safeJSON(text);
+    throw APIError.generate(reply.status, json, json ? undefined : text || undefined, toHeaders(reply.headers));
+  }
+  if (reply.status === 204) return { body: null, headers };
+  const mediaType = headers.get('content-type')?.split(';')[0]?.trim();
+  if (mediaType?.includes('application/json') || mediaType?.endsWith('+json')) {
+    if (reply.text === '') return { body: undefined, headers };
+    return { body: JSON.parse(reply.text) as unknown, headers };
+  }
+  return { body: reply.text, headers };
+}
+
+function redirected(url: URL, status: number | undefined): OpenAIError {
+  return new OpenAIError(
+    `${url.origin}${url.pathname} answered with a redirect${status ? ` (${status})` : ''}; redirects are not followed (they would carry the key and the data elsewhere): pass the final URL as the base URL`,
+  );
+}
+
+/**
+ * An error body in OpenAI's `{error: {message}}` shape, so the SDK's error message carries the
+ * server's words: vLLM `{object: "error", message}`, Ollama/LM Studio `{error: "text"}`, FastAPI
+ * `{detail}`, or plain text. '' when there are no words.
+ */
+export function normalizedErrorBody(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const message = text.trim();
+    return message ? JSON.stringify({ error: { message } }) : '';
+  }
+  if (!parsed || typeof parsed !== 'object') return JSON.stringify({ error: { message: text } });
+  const p = parsed as Record<string, unknown>;
+  if (p.error && typeof p.error === 'object') return text;
+  const m = typeof p.error === 'string' ? p.error : (p.message ?? p.detail);
+  return JSON.stringify({ error: { message: typeof m === 'string' ? m : m !== undefined ? JSON.stringify(m) : text } });
 }
 
 function safeJSON(text: string): Object | undefined {

@@ -1,15 +1,32 @@
-// Concurrency gate for judge calls that slows down when the endpoint keeps answering 429:
-// repeated rate limits halve the limit (at most once a second), `retry-after` pauses new calls,
-// and a run of successes grows the limit back one step at a time (AIMD).
+// The gate every judge call passes: a concurrency limit, and a request rate learned from the
+// endpoint so a steady rate limit costs almost no 429s.
+// - The rate comes from the `x-ratelimit-*-requests` headers OpenAI and Azure send on every reply
+//   (a token bucket: `limit - remaining` requests refill in `reset`), else from the answers counted
+//   in the `retry-after` window of a 429, and is probed upwards slowly (1 %/s) while no 429 comes.
+// - Calls are spaced to that rate; a retried call waits in a queue served before fresh calls.
+// - A 429 that teaches no rate (nobody was answered) pauses new calls for its retry-after and,
+//   when repeated, halves the concurrency (at most once a second); successes grow it back (AIMD).
 import { JudgeError } from './types';
+import type { RateLimitInfo } from './types';
+
+export type { RateLimitInfo } from './types';
 
 export interface LimiterOptions {
-  /** Two 429s closer than this count as "repeated" and lower the limit. */
+  /** Two 429s closer than this count as "repeated" and lower the concurrency. */
   repeatWindowMs?: number;
   /** Longest pause a retry-after may impose on new calls. */
   maxPauseMs?: number;
   now?: () => number;
 }
+
+interface Waiter {
+  grant: (ticket: number) => void;
+  reject: (e: Error) => void;
+  signal: AbortSignal | undefined;
+}
+
+/** Answers remembered to measure the accepted rate when a 429 comes without headers. */
+const ANSWER_LOG = 1024;
 
 export class AdaptiveLimiter {
   private active = 0;
@@ -18,11 +35,31 @@ export class AdaptiveLimiter {
   private last429 = -Infinity;
   private lastDecrease = -Infinity;
   private pausedUntil = 0;
-  private pauseTimer: NodeJS.Timeout | undefined;
-  private readonly waiters: Array<{ grant: () => void }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private readonly urgent: Waiter[] = [];
+  private readonly fresh: Waiter[] = [];
   private readonly repeatWindowMs: number;
   private readonly maxPauseMs: number;
   private readonly now: () => number;
+  /** Answers (2xx) seen so far: a caller compares it before and after its own attempt. */
+  answered = 0;
+  /** Spacing between calls the server's request headers imply (ms per request). */
+  private headerMs: number | undefined;
+  /** Spacing measured from 429s the headers do not explain (no headers, or another limit such as tokens). */
+  private measuredMs: number | undefined;
+  /** The local token bucket mirroring the server's. */
+  private tokens = 0;
+  private capacity = 1;
+  private refilledAt = 0;
+  private lastRaise = 0;
+  private seq = 0;
+  /** Tickets of calls in flight, to tell which calls a header reading does not count yet. */
+  private readonly flying = new Set<number>();
+  private newestInfo = -1;
+  private readonly answerLog = new Float64Array(ANSWER_LOG);
+  private answerAt = 0;
+  private lastFreshRefusal = -Infinity;
 
   constructor(
     readonly max: number,
@@ -35,7 +72,7 @@ export class AdaptiveLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  /** The limit in force now (lower than `max` while slowed down). */
+  /** The concurrency in force now (lower than `max` while slowed down). */
   get limit(): number {
     return this.current;
   }
@@ -44,79 +81,224 @@ export class AdaptiveLimiter {
     return this.active;
   }
 
-  /** Waits for a slot; rejects with an `aborted` JudgeError when the signal fires first. */
-  acquire(signal?: AbortSignal): Promise<void> {
+  /** The learned request rate (per second), when the endpoint has shown one. */
+  get rate(): number | undefined {
+    const ms = this.intervalMs;
+    return ms === undefined ? undefined : 1000 / ms;
+  }
+
+  /** The spacing in force: the slower of what the headers say and what 429s taught. */
+  private get intervalMs(): number | undefined {
+    if (this.headerMs === undefined) return this.measuredMs;
+    return this.measuredMs === undefined ? this.headerMs : Math.max(this.headerMs, this.measuredMs);
+  }
+
+  /**
+   * Waits for a slot; resolves with the call's ticket (pass it back to `release` and the `on*`
+   * hooks). `retried`: served before every fresh call. Rejects with an `aborted` JudgeError when
+   * the signal fires first.
+   */
+  acquire(signal?: AbortSignal, retried = false): Promise<number> {
     if (signal?.aborted) return Promise.reject(new JudgeError('aborted', 'the request was cancelled'));
     // A free slot and nobody waiting: granted at once, without a waiter or an abort listener.
-    if (this.waiters.length === 0 && this.active < this.current && this.pausedUntil <= this.now()) {
-      this.active++;
-      return Promise.resolve();
-    }
+    if (this.urgent.length === 0 && this.fresh.length === 0 && this.ready(this.now())) return Promise.resolve(this.take());
     return new Promise((resolve, reject) => {
-      const waiter = {
-        grant: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = () => {
-        const i = this.waiters.indexOf(waiter);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(new JudgeError('aborted', 'the request was cancelled'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
+      // One abort listener per signal, not per waiter: adding a listener walks the signal's list.
+      if (signal && !this.watched.has(signal)) this.watch(signal);
+      (retried ? this.urgent : this.fresh).push({ grant: resolve, reject, signal });
       this.pump();
     });
   }
 
-  release(): void {
+  private readonly watched = new WeakSet<AbortSignal>();
+
+  private watch(signal: AbortSignal): void {
+    this.watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const queue of [this.urgent, this.fresh]) {
+          for (let i = queue.length - 1; i >= 0; i--) {
+            const w = queue[i] as Waiter;
+            if (w.signal !== signal) continue;
+            queue.splice(i, 1);
+            w.reject(new JudgeError('aborted', 'the request was cancelled'));
+          }
+        }
+      },
+      { once: true },
+    );
+  }
+
+  release(ticket?: number): void {
     this.active--;
+    if (ticket !== undefined) this.flying.delete(ticket);
     this.pump();
   }
 
-  onSuccess(): void {
-    if (this.current >= this.max) return;
-    if (++this.successes >= this.current) {
+  /** An answer; `info` is the reply's rate-limit headers. */
+  onSuccess(info?: RateLimitInfo, ticket?: number): void {
+    const now = this.now();
+    this.answered++;
+    this.answerLog[this.answerAt++ % ANSWER_LOG] = now;
+    if (info) this.learn(info, ticket, now);
+    if (this.measuredMs !== undefined && this.waiting() && now - this.last429 >= 1_000 && now - this.lastRaise >= 1_000) {
+      // Calls queue for the rate and no 429 came for a second: try 1 % faster.
+      this.measuredMs /= 1.01;
+      this.lastRaise = now;
+    }
+    if (this.current < this.max && ++this.successes >= this.current) {
       this.successes = 0;
       this.current++;
-      this.pump();
     }
+    this.pump();
   }
 
-  onRateLimit(retryAfterMs?: number): void {
+  /**
+   * A 429. `fresh`: the call's first attempt (a retried call refused again says nothing new about
+   * the endpoint's limit: the server may refuse one request while it answers the others).
+   */
+  onRateLimit(retryAfterMs?: number, info?: RateLimitInfo, ticket?: number, fresh = true): void {
     const now = this.now();
     this.successes = 0;
-    if (now - this.last429 <= this.repeatWindowMs && now - this.lastDecrease >= 1_000 && this.current > 1) {
+    const repeated = now - this.last429 <= this.repeatWindowMs;
+    this.last429 = now;
+    // Out of requests: the headers say when more come. Otherwise another limit (tokens) or no headers: measure.
+    if (info?.remaining === 0 && this.learn(info, ticket, now)) return this.pump();
+    if (!fresh) return this.pump();
+    if (this.measure(retryAfterMs, now)) return this.pump();
+    // Nothing to learn a rate from: pause new calls and, when 429s repeat, fewer calls at once.
+    if (repeated && now - this.lastDecrease >= 1_000 && this.current > 1) {
       this.current = Math.max(1, Math.floor(this.current / 2));
       this.lastDecrease = now;
     }
-    this.last429 = now;
     if (retryAfterMs !== undefined && retryAfterMs > 0) {
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, this.maxPauseMs));
     }
+    this.pump();
   }
 
-  /** Clears a pending pause timer (call when the run ends). */
+  /** Clears a pending timer (call when the run ends). */
   dispose(): void {
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  /** The server's numbers: a bucket of `limit` refilled at (limit − remaining) per `reset`. True when they gave a rate. */
+  private learn(info: RateLimitInfo, ticket: number | undefined, now: number): boolean {
+    const { limit, remaining, resetMs } = info;
+    if (limit === undefined || remaining === undefined || limit <= 0 || remaining < 0) return false;
+    if (ticket !== undefined) {
+      if (ticket < this.newestInfo) return this.headerMs !== undefined; // older than a reading already applied
+      this.newestInfo = ticket;
+    }
+    if (resetMs !== undefined && resetMs > 0 && remaining < limit) this.headerMs = resetMs / (limit - remaining);
+    if (this.headerMs === undefined) return false;
+    // Calls sent after this one are not counted in `remaining` yet; a small reserve absorbs timing jitter.
+    let later = 0;
+    if (ticket !== undefined) for (const t of this.flying) if (t > ticket) later++;
+    const reserve = Math.max(1, Math.round(limit * 0.05));
+    this.capacity = Math.max(1, limit - reserve);
+    this.tokens = Math.min(this.capacity, remaining - later - reserve);
+    this.refilledAt = now;
+    return true;
+  }
+
+  /**
+   * The answers counted in the 429's window are the rate the endpoint accepts. Learned once two
+   * different calls were refused within the window (one refusal can be that request's own); true
+   * when this 429 is accounted for by a rate.
+   */
+  private measure(retryAfterMs: number | undefined, now: number): boolean {
+    const windowMs = Math.min(60_000, Math.max(1_000, retryAfterMs ?? 1_000));
+    let n = 0;
+    for (let i = 0; i < ANSWER_LOG && i < this.answerAt; i++) if ((this.answerLog[i] as number) > now - windowMs) n++;
+    if (n === 0) return false;
+    const lastRefusal = this.lastFreshRefusal;
+    this.lastFreshRefusal = now;
+    if (this.measuredMs === undefined && this.headerMs === undefined && now - lastRefusal > windowMs) return true;
+    // Once per window, the measured rate, and always a little slower than the one just refused.
+    if (this.measuredMs !== undefined && now - this.lastDecrease < windowMs) return true;
+    const refused = this.intervalMs;
+    this.measuredMs = Math.max(windowMs / n, refused === undefined ? 0 : refused * 1.03);
+    this.lastDecrease = now;
+    if (this.headerMs === undefined) this.capacity = 1;
+    this.tokens = Math.min(this.tokens, 0);
+    this.refilledAt = now;
+    // The first limit met without headers: the window is spent, so new calls wait out the retry-after.
+    if (refused === undefined && retryAfterMs !== undefined && retryAfterMs > 0) {
+      this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, this.maxPauseMs));
+    }
+    return true;
+  }
+
+  private waiting(): boolean {
+    return this.urgent.length > 0 || this.fresh.length > 0;
+  }
+
+  /** Whether a call may start now (refills the bucket first). */
+  private ready(now: number): boolean {
+    if (this.active >= this.current || this.pausedUntil > now) return false;
+    const interval = this.intervalMs;
+    if (interval === undefined) return true;
+    this.tokens = Math.min(this.capacity, this.tokens + (now - this.refilledAt) / interval);
+    this.refilledAt = now;
+    return this.tokens >= 1;
+  }
+
+  private take(): number {
+    this.active++;
+    if (this.intervalMs !== undefined) this.tokens -= 1;
+    const ticket = ++this.seq;
+    this.flying.add(ticket);
+    return ticket;
   }
 
   private pump(): void {
-    const wait = this.pausedUntil - this.now();
-    if (wait > 0) {
-      if (!this.pauseTimer && this.waiters.length > 0) {
-        this.pauseTimer = setTimeout(() => {
-          this.pauseTimer = undefined;
-          this.pump();
-        }, wait);
-      }
-      return;
+    const now = this.now();
+    while (this.waiting() && this.ready(now)) {
+      const waiter = (this.urgent.length > 0 ? this.urgent : this.fresh).shift() as Waiter;
+      waiter.grant(this.take());
     }
-    while (this.active < this.current && this.waiters.length > 0) {
-      this.active++;
-      this.waiters.shift()?.grant();
-    }
+    if (!this.waiting() || this.active >= this.current) return;
+    // Blocked by a pause or the rate: wake when the next call may start.
+    const interval = this.intervalMs;
+    const at = Math.max(this.pausedUntil, interval === undefined ? 0 : now + (1 - this.tokens) * interval);
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.pump();
+    }, Math.max(1, Math.ceil(at - now)));
   }
+}
+
+/** A duration as OpenAI and Azure write `x-ratelimit-reset-*`: `1s`, `6m0s`, `20ms`, `1h2m3.5s`, or bare seconds. */
+export function parseResetDuration(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined) return undefined;
+  const t = text.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
+  if (t === '' || !/^(\d+(\.\d+)?(h|ms|m|s|us|µs|ns))+$/.test(t)) return undefined;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 };
+  let ms = 0;
+  for (const m of t.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) ms += Number(m[1]) * (unit[m[2] as string] as number);
+  return ms;
+}
+
+/** The request-rate headers of a reply (`x-ratelimit-limit/remaining/reset-requests`); undefined when absent or unusable (Azure sends −1 for unknown). */
+export function parseRateLimit(headers: { get(name: string): string | null } | undefined | null): RateLimitInfo | undefined {
+  if (!headers) return undefined;
+  const int = (name: string) => {
+    const v = headers.get(name);
+    if (v === null || !/^\s*\d+\s*$/.test(v)) return undefined;
+    return Number(v);
+  };
+  const remaining = int('x-ratelimit-remaining-requests');
+  if (remaining === undefined) return undefined;
+  const limit = int('x-ratelimit-limit-requests');
+  const resetMs = parseResetDuration(headers.get('x-ratelimit-reset-requests'));
+  return { remaining, ...(limit !== undefined ? { limit } : {}), ...(resetMs !== undefined ? { resetMs } : {}) };
 }

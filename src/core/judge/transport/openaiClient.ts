@@ -3,8 +3,9 @@
 // and a whole-call deadline because the SDK's own timeout stops once headers arrive.
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { LeanChat } from './leanChat';
-import { rejectsResponseFormat, TIMEOUT_REASON, toJudgeError, wantsMaxCompletionTokens } from './errors';
+import { LeanChat, normalizedErrorBody } from './leanChat';
+import { parseRateLimit } from './limiter';
+import { rejectsResponseFormat, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
 import { scrubSecrets, scrubValues } from '../../security/scrub';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
@@ -45,7 +46,7 @@ export class OpenAICompatibleClient implements JudgeClient {
     this.secrets = [...(options.apiKey !== undefined ? [options.apiKey] : []), ...Object.values(options.headers ?? {})];
     this.log = (m) => options.log?.(scrubSecrets(m, this.secrets));
     this.sdk = createSdk(options);
-    this.chat = new LeanChat(this.sdk, normalizingFetch(options.fetch ?? globalThis.fetch));
+    this.chat = new LeanChat(this.sdk, options.fetch);
     this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
   }
 
@@ -89,13 +90,11 @@ export class OpenAICompatibleClient implements JudgeClient {
   private async send(request: JudgeRequest, mode: StructuredOutputMode, maxTokensKey: MaxTokensKey): Promise<JudgeResponse> {
     const body = chatBody(request, mode, maxTokensKey);
 
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(TIMEOUT_REASON), this.options.timeoutMs);
-    const onAbort = () => deadline.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (request.signal?.aborted) throw new JudgeError('aborted', 'the request was cancelled');
-      const completion = (await this.chat.create(body, deadline.signal, request.signal)) as ChatCompletion;
+      const reply = await this.chat.create(body, this.options.timeoutMs, request.signal);
+      const completion = (reply.body ?? {}) as ChatCompletion;
+      const rateLimit = parseRateLimit(reply.headers);
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
       const raw = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
@@ -107,22 +106,28 @@ export class OpenAICompatibleClient implements JudgeClient {
         text,
         model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
         ...(usage ? { usage } : {}),
+        ...(rateLimit ? { rateLimit } : {}),
       };
     } catch (e) {
-      throw toJudgeError(e, {
+      throw withRateLimit(e, {
         timeoutMs: this.options.timeoutMs,
-        timedOut: deadline.signal.aborted && deadline.signal.reason === TIMEOUT_REASON,
+        timedOut: false, // the transport raises the SDK's APIConnectionTimeoutError
         aborted: request.signal?.aborted ?? false,
         baseURL: this.options.baseURL,
         model: request.model,
         ...(this.options.apiKeyEnv ? { apiKeyEnv: this.options.apiKeyEnv } : {}),
         secrets: this.secrets,
       });
-    } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The JudgeError for a failure, carrying a 429's rate-limit headers for the limiter. */
+function withRateLimit(e: unknown, ctx: Parameters<typeof toJudgeError>[1]): JudgeError {
+  const error = toJudgeError(e, ctx);
+  if (error.kind !== 'rate-limit' || error.options.rateLimit) return error;
+  const rateLimit = parseRateLimit((error.options.cause as { headers?: Headers } | undefined)?.headers);
+  return rateLimit ? new JudgeError(error.kind, error.message, { ...error.options, rateLimit }) : error;
 }
 
 /** The SDK's logprobs content as our tokens; null when the endpoint sent none. */
@@ -224,22 +229,7 @@ export function normalizingFetch(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     if (response.ok) return response;
-    const text = await response.text().catch(() => '');
-    let message: string | undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      message = text.trim() || undefined;
-    }
-    if (parsed && typeof parsed === 'object') {
-      const p = parsed as Record<string, unknown>;
-      if (p.error && typeof p.error === 'object') return rebuild(response, text);
-      const m = typeof p.error === 'string' ? p.error : p.message ?? p.detail;
-      message = typeof m === 'string' ? m : m !== undefined ? JSON.stringify(m) : text;
-    }
-    const body = message === undefined ? '' : JSON.stringify({ error: { message } });
-    return rebuild(response, body);
+    return rebuild(response, normalizedErrorBody(await response.text().catch(() => '')));
   };
 }
 

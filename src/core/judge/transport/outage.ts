@@ -1,9 +1,11 @@
 // When the endpoint keeps failing with transient errors (a rate-limit storm, a server down), the
-// run pauses as a whole instead of turning the rest of the dataset into error rows. An outage is
-// two or more calls giving up after their retries with no answer to anyone in between: they wait
-// here and try again with backoff until the endpoint answers, or until the outage has lasted
-// `maxOutageMs`; then the run stops as interrupted, resumable. A call that keeps failing while
-// others get answers (or, alone, after one more try) is that request's own problem: the row's error.
+// run pauses as a whole instead of turning the rest of the dataset into error rows. A call that
+// gave up after its retries is the row's own error when the endpoint answered anyone during its
+// last attempt, or when the endpoint answers a tiny probe request now (and was not in an outage,
+// which that answer ends: then the call tries again): a prompt that always gets a 500, or always
+// hangs, fails its row and never holds the run open, even when it is the only row left. Only when nobody is answered, the probe included, is it an outage: the failing calls wait
+// and try again with backoff until the endpoint answers, or until the outage has lasted
+// `maxOutageMs` (to the second); then the run stops as interrupted, resumable.
 import { sleep } from './retry';
 import type { JudgeError } from './types';
 
@@ -26,13 +28,22 @@ export interface OutageState {
   lastError: string;
 }
 
+/** Asks the endpoint whether it answers at all: true for any answer, false when it fails like the call did. */
+export type Probe = () => Promise<boolean>;
+
 export class OutageGate {
   private readonly opts: Required<OutageOptions>;
   /** Answers the endpoint gave during the run; a caller compares it before and after its call. */
   successes = 0;
+  /** Probe requests sent. */
+  probes = 0;
+  /** Rows whose failure stood because the endpoint answered a probe. */
+  ownFailures = 0;
   private delay: number;
   private current: OutageState | undefined;
   private exceeded = false;
+  private deadline: NodeJS.Timeout | undefined;
+  private probing: Promise<boolean> | undefined;
 
   constructor(
     options: OutageOptions = {},
@@ -59,50 +70,80 @@ export class OutageGate {
   /** Any answer from the endpoint (valid or not) ends an outage. */
   onSuccess(): void {
     this.successes++;
-    this.failing.clear();
     if (this.current) {
       this.current = undefined;
       this.delay = this.opts.baseDelayMs;
+      if (this.deadline) clearTimeout(this.deadline);
+      this.deadline = undefined;
       this.hooks.onChange?.(undefined);
     }
   }
 
-  /** Calls that gave up since the last answer. */
-  private readonly failing = new Set<object>();
+  /** Clears the outage deadline (call when the run ends). */
+  dispose(): void {
+    if (this.deadline) clearTimeout(this.deadline);
+    this.deadline = undefined;
+  }
 
   /**
    * A call gave up after its own retries. Resolves true when the caller should try the call again
-   * (the endpoint answered nobody since `mark`, the caller's reading of `successes` when its last
-   * attempt began, and the next try is due); false when this failure stands as the row's error.
-   * `call` identifies the call across its tries.
+   * (nobody was answered since `mark`, the caller's reading of `successes` when its last attempt
+   * began, the probe failed too, and the next try is due); false when this failure stands as the
+   * row's error. `call` identifies the call across its tries (kept for callers of the older API).
    */
-  async shouldRetry(error: JudgeError, mark: number, call: { secondChance?: boolean }, signal?: AbortSignal): Promise<boolean> {
+  async shouldRetry(error: JudgeError, mark: number, _call: object, signal?: AbortSignal, probe?: Probe): Promise<boolean> {
     if (!error.retryable || this.exceeded || this.successes !== mark) return false;
-    this.failing.add(call);
-    if (!this.current && this.failing.size < 2) {
-      // Alone so far: one more try after a pause tells a passing blip from this request's own fault.
-      if (call.secondChance) return false;
-      call.secondChance = true;
-      await sleep(this.opts.baseDelayMs, signal);
-      return true;
+    const wasDown = this.current !== undefined;
+    if (probe && (await this.probe(probe))) {
+      // The probe's answer ended an outage this failure was part of: try the call again.
+      if (wasDown) return true;
+      this.ownFailures++;
+      return false;
     }
+    if (this.exceeded) return false;
     const now = this.now();
     if (!this.current) {
-      this.current = { since: now, nextTryAt: now + this.delay, lastError: error.message };
+      this.current = { since: now, nextTryAt: this.capped(now + this.delay, now), lastError: error.message };
+      this.deadline = setTimeout(() => this.exceed(), this.opts.maxOutageMs);
+      this.deadline.unref?.();
       this.hooks.onChange?.(this.current);
     } else if (this.current.nextTryAt <= now) {
       // The last try failed too: wait longer before the next one.
       this.delay = Math.min(this.opts.maxDelayMs, this.delay * 2);
-      this.current = { ...this.current, nextTryAt: now + this.delay, lastError: error.message };
+      this.current = { ...this.current, nextTryAt: this.capped(now + this.delay, this.current.since), lastError: error.message };
       this.hooks.onChange?.(this.current);
     }
+    await sleep(Math.max(0, this.current.nextTryAt - now), signal);
+    return !this.exceeded;
+  }
+
+  /** The next try never lies past the deadline: the last one is made at it. */
+  private capped(at: number, since: number): number {
+    return Math.min(at, since + this.opts.maxOutageMs);
+  }
+
+  private exceed(): void {
+    this.deadline = undefined;
     const state = this.current;
-    if (state.nextTryAt - state.since > this.opts.maxOutageMs) {
-      this.exceeded = true;
-      this.hooks.onExceeded?.(state);
-      return false;
-    }
-    await sleep(Math.max(0, state.nextTryAt - now), signal);
-    return true;
+    if (!state) return;
+    this.exceeded = true;
+    this.hooks.onExceeded?.(state);
+  }
+
+  /** One probe at a time; concurrent callers share its answer. An answer counts as a success. */
+  private probe(probe: Probe): Promise<boolean> {
+    this.probing ??= (async () => {
+      this.probes++;
+      try {
+        const up = await probe();
+        if (up) this.onSuccess();
+        return up;
+      } catch {
+        return false;
+      } finally {
+        this.probing = undefined;
+      }
+    })();
+    return this.probing;
   }
 }

@@ -71,6 +71,15 @@ export interface JudgeResponse {
   usage?: TokenUsage;
   /** When logprobs were asked for: the reply's tokens, or null when the endpoint gave none. */
   tokens?: TokenLogprob[] | null;
+  /** The reply's request-rate headers, for the limiter. */
+  rateLimit?: RateLimitInfo;
+}
+
+/** `x-ratelimit-limit-requests`, `-remaining-requests` and `-reset-requests` (in ms) of a reply. */
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  resetMs?: number;
 }
 
 /**
@@ -84,7 +93,7 @@ export class JudgeError extends Error {
     readonly kind: JudgeErrorKind,
     message: string,
     /** `errorKind`: the results kind when a transport knows it outright (a provider batch's line). */
-    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown; errorKind?: ErrorKind } = {},
+    readonly options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown; errorKind?: ErrorKind; rateLimit?: RateLimitInfo } = {},
   ) {
     super(message);
     this.name = 'JudgeError';

@@ -1,0 +1,120 @@
+// POST over node:http(s) with keep-alive agents: the chat-completions transport. For the same
+// requests, fetch (undici's WHATWG layer: Request and Response objects, web streams, an
+// AbortController per request) costs about four times the CPU of a plain http.request, which
+// made the whole run CPU-bound at high concurrency. Per call there is one timer and no abort
+// listener: one listener per caller signal aborts every call of that signal. Redirects are not
+// followed (a 3xx is returned as it is). Failures are the openai SDK's error classes, as its own fetch-based path raises them.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as zlib from 'node:zlib';
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+
+export interface HttpReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body, decoded from its content-encoding. */
+  text: string;
+}
+
+interface Call {
+  req: http.ClientRequest;
+  signal: AbortSignal | undefined;
+  reject: (e: Error) => void;
+}
+
+export class HttpPoster {
+  private readonly httpAgent = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, scheduling: 'lifo' });
+  private readonly calls = new Set<Call>();
+  private readonly watched = new WeakSet<AbortSignal>();
+
+  /** Posts `body`; rejects with the SDK's timeout, abort or connection error. */
+  post(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply> {
+    if (signal?.aborted) return Promise.reject(new APIUserAbortError());
+    if (signal && !this.watched.has(signal)) this.watch(signal);
+    const secure = url.protocol === 'https:';
+    return new Promise<HttpReply>((resolve, reject) => {
+      const payload = Buffer.from(body, 'utf8');
+      const req = (secure ? https : http).request({
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        headers: { ...headers, 'content-length': String(payload.length) },
+      });
+      let settled = false;
+      const call: Call = { req, signal, reject: (e) => finish(e) };
+      const finish = (e: Error | undefined, reply?: HttpReply) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.calls.delete(call);
+        if (e) {
+          req.destroy();
+          reject(e);
+        } else resolve(reply as HttpReply);
+      };
+      const timer = setTimeout(() => finish(new APIConnectionTimeoutError()), timeoutMs);
+      this.calls.add(call);
+      req.on('error', (e) => finish(signal?.aborted ? new APIUserAbortError() : new APIConnectionError({ cause: e })));
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        const stream = decoded(res);
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('error', (e) => finish(new APIConnectionError({ cause: e })));
+        res.on('aborted', () => finish(new APIConnectionError({ cause: new Error('terminated: the connection closed before the reply ended') })));
+        stream.on('end', () => finish(undefined, { status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.end(payload);
+    });
+  }
+
+  /** One listener per caller signal: its abort ends every call it started. */
+  private watch(signal: AbortSignal): void {
+    this.watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const call of this.calls) if (call.signal === signal) call.reject(new APIUserAbortError());
+      },
+      { once: true },
+    );
+  }
+}
+
+function decoded(res: http.IncomingMessage): NodeJS.ReadableStream {
+  switch (String(res.headers['content-encoding'] ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return res.pipe(zlib.createGunzip());
+    case 'deflate':
+      return res.pipe(zlib.createInflate());
+    case 'br':
+      return res.pipe(zlib.createBrotliDecompress());
+    default:
+      return res;
+  }
+}
+
+/** A reply's headers as the `{ get }` that header readers take. */
+export function headerReader(headers: http.IncomingHttpHeaders): { get(name: string): string | null } {
+  return {
+    get(name) {
+      const v = headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
+}
+
+/** The same headers as a fetch `Headers`, which the SDK's APIError keeps. */
+export function toHeaders(headers: http.IncomingHttpHeaders): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    for (const x of Array.isArray(v) ? v : [v]) h.append(k, x);
+  }
+  return h;
+}
