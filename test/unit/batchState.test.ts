@@ -9,6 +9,7 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
 import { FakeBatchServer } from '../support/fakeBatchServer';
 import { reply } from '../support/fakeOpenAI';
 import { batchPanelSpec } from '../../src/core/batch/job';
+import { acquireResultsLock } from '../../src/core/judge/run/lock';
 import { prepareJudge } from '../../src/core/judge/engine/prepare';
 import { captureIO, panelTemplate, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
@@ -121,6 +122,21 @@ describe('batch collect checks its state and the provider', function () {
     const spec = batchPanelSpec(judge.judge, [{ model: 'm1' }, { model: 'm1' }], fake.baseURL, undefined);
     assert.ok(spec.ok);
     assert.deepEqual(spec.panel.members.map((m) => m.label), ['m1@127.0.0.1#1', 'm1@127.0.0.1#2'].map((l) => l.replace('127.0.0.1', new URL(fake.baseURL).host)));
+  });
+
+  it('collect refuses a results file another writer holds, naming it, and writes nothing', async () => {
+    const a = await job('a', rows('a'));
+    const out = path.join(dir, 'r.jsonl');
+    const lock = await acquireResultsLock(out, { command: 'judge-studio run t.judge --resume' });
+    try {
+      const r = await batch('collect', '--state', a.state, '--out', out);
+      assert.equal(r.code, EXIT_USAGE);
+      assert.match(r.err, new RegExp(`being written by another run \\(pid ${process.pid} .*running "judge-studio run t\\.judge --resume"`));
+      assert.equal(fs.existsSync(out), false);
+    } finally {
+      await lock.release();
+    }
+    assert.equal((await batch('collect', '--state', a.state, '--out', out)).code, EXIT_OK, 'once released, collect writes');
   });
 });
 

@@ -8,6 +8,7 @@ import { compareCommand } from '../../src/cli/commands/compare';
 import { mergeCommand } from '../../src/cli/commands/merge';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
+import { acquireResultsLock } from '../../src/core/judge/run/lock';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { captureIO, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
@@ -91,6 +92,28 @@ describe('row identity by _key', function () {
     assert.equal(code, EXIT_USAGE);
     assert.match(io.err, /ra\.jsonl:\d+ and rb\.jsonl:\d+ are both row \d+ but of different inputs \(_key [0-9a-f]{16} vs [0-9a-f]{16}\)/);
     assert.equal(fs.existsSync(path.join(dir, 'm.jsonl')), false, 'nothing is written');
+  });
+
+  it('merge refuses to write a file another writer holds, or to read a shard a run is still writing', async () => {
+    const a = writeJsonl(path.join(dir, 'a.jsonl'), records(4));
+    assert.equal((await run(a, path.join(dir, 'ra.jsonl'), '--shard', '1/2')).code, EXIT_OK);
+    assert.equal((await run(a, path.join(dir, 'rb.jsonl'), '--shard', '2/2')).code, EXIT_OK);
+    const merge = async () => {
+      const io = captureIO(dir, env);
+      return { code: await mergeCommand([path.join(dir, 'ra.jsonl'), path.join(dir, 'rb.jsonl'), '--out', path.join(dir, 'm.jsonl')], io), err: io.err };
+    };
+    for (const held of ['rb.jsonl', 'm.jsonl']) {
+      const lock = await acquireResultsLock(path.join(dir, held), { command: 'judge-studio run' });
+      try {
+        const r = await merge();
+        assert.equal(r.code, EXIT_USAGE, held);
+        assert.match(r.err, new RegExp(`${held.replace('.', '\\.')} is being written by another run`));
+      } finally {
+        await lock.release();
+      }
+    }
+    assert.equal((await merge()).code, EXIT_OK);
+    assert.equal(readJsonl(path.join(dir, 'm.jsonl')).length, 4);
   });
 
   it('compare refuses runs of two datasets with exit 2 and names the rows', async () => {

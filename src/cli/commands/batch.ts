@@ -3,6 +3,7 @@
 // joins the four steps; `collect` writes the same results lines as `run`.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ResultsLockedError } from '../../core/judge/run/lock';
 import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
 import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
 import { batchPanelSpec, newJobState, stateDataFile } from '../../core/batch/job';
@@ -104,7 +105,7 @@ export const batchCommand: Command = async (args, io) => {
         throw new UsageError(`unknown batch command "${sub}"; use submit, status, collect or cancel`);
     }
   } catch (e) {
-    if (e instanceof BatchStateError || e instanceof CollectError) {
+    if (e instanceof BatchStateError || e instanceof CollectError || e instanceof ResultsLockedError) {
       log(e.message);
       return EXIT_USAGE;
     }

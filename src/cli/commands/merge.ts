@@ -2,6 +2,7 @@
 // (`run --shard K/N` on N machines) into one, ordered by `_row`, the last line per row standing.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ResultsLockedError } from '../../core/judge/run/lock';
 import { MergeError, mergeResults } from '../../core/results/merge';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { Command } from '../io';
@@ -36,7 +37,7 @@ export const mergeCommand: Command = async (args, io) => {
   try {
     report = await mergeResults({ inputs, out, overwrite: v.overwrite === true, label });
   } catch (e) {
-    if (e instanceof MergeError) {
+    if (e instanceof MergeError || e instanceof ResultsLockedError) {
       io.stderr(`judge-studio merge: ${e.message}\n`);
       return EXIT_USAGE;
     }

@@ -12,6 +12,7 @@ import type { PreparedJudge } from '../judge/engine/prepare';
 import type { JudgeSettings } from '../judge/engine/settings';
 import type { Panel } from '../judge/panel/panel';
 import { inRange } from '../judge/run/runner';
+import { withResultsLock } from '../judge/run/lock';
 import { scanResults, type ResumeScan } from '../judge/run/scan';
 import { RunStats } from '../judge/run/stats';
 import { ResultsWriter } from '../judge/run/writer';
@@ -98,7 +99,12 @@ interface Walk {
   report: CollectReport;
 }
 
+/** One writer per results file: collect holds `--out`'s lock while it reads and appends (run/lock.ts). */
 export async function collectBatches(o: CollectOptions): Promise<CollectReport> {
+  return withResultsLock(o.outFile, () => collectLocked(o), { command: 'judge-studio batch collect' });
+}
+
+async function collectLocked(o: CollectOptions): Promise<CollectReport> {
   const stats = o.stats ?? new RunStats();
   await refreshStatus(o.api, o.state, o.stateFile, o.signal);
   const scan = await existingResults(o);

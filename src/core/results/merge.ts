@@ -4,6 +4,7 @@
 // Memory: only (file, offset, length) per row is kept; line texts are read back by offset.
 import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { acquireResultsLock, type ResultsLock } from '../judge/run/lock';
 import { rowOf } from './latest';
 
 export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'mixed-datasets' | 'not-results' | 'out-exists' | 'unreadable';
@@ -82,7 +83,21 @@ function signatureOf(templates: Record<string, string>): string {
   return JSON.stringify(Object.keys(templates).sort().map((m) => [m, templates[m]]));
 }
 
+/**
+ * One writer per results file: merge holds the lock of `out` and of every input (a shard a run is
+ * still writing is refused, not read half-way), and releases them however it ends.
+ */
 export async function mergeResults(opts: MergeOptions): Promise<MergeReport> {
+  const locks: ResultsLock[] = [];
+  try {
+    for (const f of [opts.out, ...opts.inputs]) locks.push(await acquireResultsLock(f, { command: 'judge-studio merge' }));
+    return await mergeLocked(opts);
+  } finally {
+    for (const l of locks) await l.release();
+  }
+}
+
+async function mergeLocked(opts: MergeOptions): Promise<MergeReport> {
   const label = opts.label ?? ((f: string) => f);
   if (!opts.overwrite) {
     const size = await fs.stat(opts.out).then((s) => s.size, () => -1);
