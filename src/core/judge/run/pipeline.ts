@@ -17,7 +17,7 @@ import { acquireResultsLock, ResultsLockedError, type ResultsLock } from './lock
 import { scanResults, type ResumeScan } from './scan';
 import { ResultsWriter, type WriterOptions } from './writer';
 import type { RetryPolicy } from '../transport/retry';
-import { inRange, runJudge, type RowRange, type WrittenOutcome } from './runner';
+import { inRange, runJudge, type RowRange, type RunnerOptions, type WrittenOutcome } from './runner';
 import { RunStats } from './stats';
 import type { TierOptions, TierStats } from '../tiers/tiered';
 import type { JudgeClient } from '../transport/types';
@@ -115,7 +115,7 @@ async function lockResults(file: string, command: string | undefined): Promise<R
 }
 
 async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
-  const { judge, outFile } = opts;
+  const { outFile } = opts;
   const stats = opts.stats ?? new RunStats();
   const scan = opts.mode === 'resume' ? await checkResume(opts) : undefined;
   if (opts.mode === 'new') {
@@ -145,10 +145,7 @@ async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
     const writer = new ResultsWriter(outFile, opts.mode !== 'resume', { buffered: true, ...opts.writer });
     let writeError: string | undefined;
     try {
-      await runJudge({
-        judge,
-        client: opts.client,
-        settings: opts.settings,
+      await runJudge(runnerOptions(opts, {
         items: open(stop.signal),
         write: (line, outcome) => {
           writer.write(line);
@@ -158,19 +155,8 @@ async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
         stats,
         outage: gate,
         signal: stop.signal,
-        ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
-        ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
-        ...(opts.retry ? { retry: opts.retry } : {}),
-        ...(opts.cache ? { cache: opts.cache } : {}),
-        ...(opts.cacheScope !== undefined ? { cacheScope: opts.cacheScope } : {}),
-        ...(opts.limiter ? { limiter: opts.limiter } : {}),
-        ...(opts.rows ? { rows: opts.rows } : {}),
         ...(scan ? { resume: scan } : {}),
-        ...(opts.log ? { log: opts.log } : {}),
-        ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
-        ...(opts.panel ? { panel: opts.panel } : {}),
-        ...(opts.tiers ? { tiers: opts.tiers } : {}),
-      });
+      }));
     } catch (e) {
       if (writer.failure && e === writer.failure) {
         reason = 'write-failed';
@@ -203,6 +189,27 @@ async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The runner's options from the pipeline's: what the run judges with, plus what the pipeline owns. */
+function runnerOptions(opts: PipelineOptions, own: Pick<RunnerOptions, 'items' | 'write' | 'stats' | 'outage' | 'signal' | 'resume'>): RunnerOptions {
+  return {
+    judge: opts.judge,
+    client: opts.client,
+    settings: opts.settings,
+    ...own,
+    ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+    ...(opts.retry ? { retry: opts.retry } : {}),
+    ...(opts.cache ? { cache: opts.cache } : {}),
+    ...(opts.cacheScope !== undefined ? { cacheScope: opts.cacheScope } : {}),
+    ...(opts.limiter ? { limiter: opts.limiter } : {}),
+    ...(opts.rows ? { rows: opts.rows } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
+    ...(opts.panel ? { panel: opts.panel } : {}),
+    ...(opts.tiers ? { tiers: opts.tiers } : {}),
+  };
 }
 
 /** The run's outage gate: its notices go to the log and the `onOutage` hook; `exceeded` stops the run. */

@@ -19,6 +19,59 @@ import type { ResumeScan } from './scan';
 import { RunStats } from './stats';
 import type { JudgeClient } from '../transport/types';
 
+/** The context every pass of the run shares: client, limiter, retries, cache, outage gate, counters. */
+function engineContext(opts: RunnerOptions, stats: RunStats, limiter: AdaptiveLimiter, signal: AbortSignal): EngineContext {
+  return {
+    client: opts.client,
+    limiter,
+    policy: opts.retry ?? DEFAULT_RETRY,
+    settings: opts.settings,
+    stats,
+    cacheScope: opts.cacheScope ?? opts.client.id,
+    ...(opts.cache ? { cache: opts.cache } : {}),
+    signal,
+    ...(opts.outage ? { outage: opts.outage } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+    notices: new Set<string>(),
+    onAttempt: () => stats.calls++,
+    onRetry: (event) => {
+      stats.retries++;
+      if (event.error.kind === 'rate-limit') stats.rateLimited++;
+      stats.limit = limiter.limit;
+    },
+  };
+}
+
+/**
+ * Whether a dataset item is judged: an unreadable record is counted and reported; on --resume a row
+ * whose judgment stands is kept, and one whose inputs were judged under another row number gets
+ * that verdict carried over (written here, no request).
+ */
+async function admit(item: DatasetItem, opts: RunnerOptions, stats: RunStats): Promise<DatasetRow | undefined> {
+  if (isSkip(item)) {
+    stats.skippedLines++;
+    const reason = (item as { reason?: string }).reason ?? 'unreadable';
+    stats.skippedByReason[reason] = (stats.skippedByReason[reason] ?? 0) + 1;
+    if (opts.onSkip) opts.onSkip(item);
+    else opts.log?.(item.error);
+    return undefined;
+  }
+  const decision = opts.resume?.decide(item.row, item.record);
+  if (decision?.action === 'keep') {
+    stats.alreadyDone++;
+    return undefined;
+  }
+  if (decision?.action === 'move') {
+    const old = await opts.resume!.read(decision.from);
+    const line = resultLine(item, opts.judge, judgeColumnsOf(old, opts.judge.metric));
+    opts.write(line, { status: 'ok', line });
+    stats.moved++;
+    return undefined;
+  }
+  if (decision?.setAside) stats.setAside++;
+  return item;
+}
+
 /** Inclusive 1-based row range; either end may be open. */
 export interface RowRange {
   from?: number;
@@ -96,25 +149,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   const signal = stop.signal;
   stats.limit = limiter.limit;
-  const ctx: EngineContext = {
-    client: opts.client,
-    limiter,
-    policy: opts.retry ?? DEFAULT_RETRY,
-    settings: opts.settings,
-    stats,
-    cacheScope: opts.cacheScope ?? opts.client.id,
-    ...(opts.cache ? { cache: opts.cache } : {}),
-    signal,
-    ...(opts.outage ? { outage: opts.outage } : {}),
-    ...(opts.log ? { log: opts.log } : {}),
-    notices: new Set<string>(),
-    onAttempt: () => stats.calls++,
-    onRetry: (event) => {
-      stats.retries++;
-      if (event.error.kind === 'rate-limit') stats.rateLimited++;
-      stats.limit = limiter.limit;
-    },
-  };
+  const ctx = engineContext(opts, stats, limiter, signal);
 
   const composition: Composition = {
     judge: opts.judge,
@@ -168,31 +203,11 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
       if (signal.aborted || fatalError) break;
       if (opts.rows?.to !== undefined && item.row > opts.rows.to) break;
       if (!inRange(item.row, opts.rows)) continue;
-      if (isSkip(item)) {
-        stats.skippedLines++;
-        const reason = (item as { reason?: string }).reason ?? 'unreadable';
-        stats.skippedByReason[reason] = (stats.skippedByReason[reason] ?? 0) + 1;
-        if (opts.onSkip) opts.onSkip(item);
-        else opts.log?.(item.error);
-        continue;
-      }
-      const decision = opts.resume?.decide(item.row, item.record);
-      if (decision?.action === 'keep') {
-        stats.alreadyDone++;
-        continue;
-      }
-      if (decision?.action === 'move') {
-        // These inputs were judged under another row number: the verdict follows them, no request.
-        const old = await opts.resume!.read(decision.from);
-        const line = resultLine(item, opts.judge, judgeColumnsOf(old, opts.judge.metric));
-        opts.write(line, { status: 'ok', line });
-        stats.moved++;
-        continue;
-      }
-      if (decision?.setAside) stats.setAside++;
+      const row = await admit(item, opts, stats);
+      if (!row) continue;
       while (inflight.size >= maxRows) await settled();
       if (signal.aborted || fatalError) break;
-      start(item);
+      start(row);
     }
   } catch (e) {
     if (!signal.aborted) readError = e;
