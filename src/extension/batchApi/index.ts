@@ -13,6 +13,7 @@ import { prepareJudge } from '../../core/judge/engine/prepare';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { UNTRUSTED_MESSAGE } from '../providers/resolve';
+import { openResults } from '../results/open';
 import { runArgs, toUri } from '../run/commands';
 import { SampleChooser } from '../run/samples';
 import { baseName, loadTemplate } from '../run/template';
@@ -113,7 +114,7 @@ export function registerProviderBatches(studio: Studio): void {
       // Not awaited: a notification stays until dismissed, and a refresh must not wait for it.
       void vscode.window
         .showInformationMessage(`Judge Studio: ${state.metric} via Batch API: ${stats.done} row(s) collected (${stats.ok} ok, ${stats.failed} failed)${more}.`, 'Open Results')
-        .then((choice) => (choice ? vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false }) : undefined));
+        .then((choice) => (choice ? openResults(vscode.Uri.file(out)) : undefined));
     } catch (e) {
       studio.log.error(`collecting ${node.stateFile} failed`, e);
       fail(`collecting the batch failed: ${(e as Error).message}`);
