@@ -35,7 +35,7 @@ export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fa
  * The endpoint settings were written after the workbench loaded: Test Judge Connection, as a user
  * would, until the fake judge answers (the settings are live) or the deadline passes.
  */
-async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
+export async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await ctx.runCommand('Judge Studio: Test Judge Connection');
