@@ -72,6 +72,7 @@ const ERROR_TITLES: Record<string, string> = {
   cancelled: 'The run was cancelled',
   'no-majority': 'The samples gave no majority verdict',
   quorum: 'Too few judges of the panel answered',
+  internal: 'Judge Studio hit a bug on this row (please report it with the log)',
 };
 
 /** The headline for a failed row: by its error kind, never by the words of the message. */
