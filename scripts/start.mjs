@@ -50,13 +50,21 @@ function onPath(name) {
   return undefined;
 }
 
-/** How far an npm install under test/host/ has got: the packages unpacked so far. */
-function installedPackages() {
+/**
+ * How far the npm install under test/host/ has got: packages are unpacked first, then their
+ * install scripts run (native modules build from source), which is most of the wait.
+ */
+let lastCount = -1;
+function installProgress() {
+  let count = 0;
   try {
-    return `${readdirSync(path.join(root, 'test/host/node_modules')).filter((n) => !n.startsWith('.')).length} packages unpacked`;
+    count = readdirSync(path.join(root, 'test/host/node_modules')).filter((n) => !n.startsWith('.')).length;
   } catch {
     return 'resolving packages';
   }
+  const growing = count !== lastCount;
+  lastCount = count;
+  return growing ? `${count} packages unpacked` : `${count} packages unpacked, running their install scripts (native modules build from source)`;
 }
 
 let values;
@@ -139,12 +147,12 @@ if (code) {
     process.exit(status ?? 1);
   });
 } else {
-  const bin = codeServerBin(root);
   step = progress.step(`The project's own VS Code: code-server ${CODE_SERVER_VERSION} in test/host/`);
-  if (existsSync(bin)) console.log('      installed already, or checked against its lockfile now');
+  if (existsSync(path.join(root, 'test/host/node_modules/.bin/code-server'))) console.log('      installed already, or checked against its lockfile now');
   else console.log('      first time only: an npm install of about 450 MB that takes 2–5 minutes and prints little; progress below');
-  await step.watch(run('bash', [path.join(root, 'scripts/setup-e2e.sh')]), 'installing code-server', installedPackages);
+  await step.watch(run('bash', [path.join(root, 'scripts/setup-e2e.sh')]), 'installing code-server', installProgress);
   step.done();
+  const bin = codeServerBin(root);
 
   // A persistent profile (settings, trust decisions, open editors survive restarts), kept out of
   // the user's own ~/.local/share/code-server.
