@@ -32,7 +32,8 @@ if (main && !existsSync(path.join(root, main))) {
 // The local vsce (a devDependency) rather than npx: no prompt, no registry lookup.
 const vsce = path.join(path.dirname(createRequire(import.meta.url).resolve('@vscode/vsce/package.json')), 'vsce');
 rmSync(out, { force: true });
-// The README's pictures (docs/images/) are links relative to the repository, which has no public
-// URL to rewrite them to; the VSIX leaves them as they are.
-run([vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out]);
+// Plain `vsce package` settings: the README's relative links (docs/, docs/images/) become absolute
+// URLs of package.json's GitHub repository, which the Marketplace requires. esbuild bundles every
+// dependency, so none are packed. vsce runs `vscode:prepublish` (the production build) again: cheap.
+run([vsce, 'package', '--no-dependencies', '--out', out]);
 console.log(`package-vsix: ${path.relative(root, out)} (${(statSync(out).size / 1024).toFixed(0)} KiB)`);

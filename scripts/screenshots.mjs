@@ -24,9 +24,12 @@ const PICTURES = {
   'demo-2-right-click.png': 'demo-2-right-click.png',
   'demo-3-choose-template.png': 'demo-3-choose-template.png',
   'demo-4-verdict.png': 'demo-4-verdict.png',
+  'results-viewer.png': 'results-open-after-run.png',
+  'review.png': 'review-disagreement.png',
+  'compare.png': 'history-compare-view.png',
 };
 /** The UI tests (file names) that take them. */
-const TESTS = ['editor', 'preview', 'entry-points', 'run-violation', 'calibrate'];
+const TESTS = ['editor', 'preview', 'entry-points', 'run-violation', 'calibrate', 'results-open', 'review', 'history-compare'];
 
 const { values } = parseArgs({ options: { 'no-run': { type: 'boolean' } } });
 

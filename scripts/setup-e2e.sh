@@ -46,6 +46,7 @@ if [[ ! -f "$rgtar" ]]; then
 fi
 
 start=$SECONDS
+echo "setup-e2e: installing code-server $(sed -n 's/.*"code-server": "\(.*\)".*/\1/p' "$HOST/package.json") into test/host/ (first time only: about 450 MB, 2-5 minutes)"
 cd "$HOST"
 # npm_config_yes: node-pty's install runs `npx node-gyp`, which would otherwise wait for a prompt.
 # --unsafe-perm: code-server's postinstall refuses to run as root without it (npm 11 calls the

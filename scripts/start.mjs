@@ -3,43 +3,68 @@
 //  - a `code` on PATH: desktop VS Code, with this checkout as the extension under development;
 //  - otherwise (or with --code-server): code-server from test/host/ with the VSIX installed,
 //    served on http://127.0.0.1:<port> until Ctrl-C. Workspace Trust is on, as for any user.
+// Every step says what it does and how long it took; a step that takes minutes (the first install
+// of code-server) says so while it runs. The URL comes last, framed, with what to do next.
 // The copy lives in .test-output/start/examples and survives restarts; --fresh copies it again.
 // A judge endpoint left in the profile or the copy from an earlier session is tried at start.
 // Options: --port N (or env PORT; default 8080), --code-server, --fresh.
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   QUIET_SETTINGS, codeServerBin, installExtension, portInUse, startCodeServer, writeConfig, writeUserSettings,
 } from '../test/e2e/harness/codeServer.mjs';
+import { banner, createProgress, useColor } from './lib/progress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.test-output/start');
 /** The workspace opened: a copy of examples/, never examples/ itself. */
 const examples = path.join(dir, 'examples');
+const CODE_SERVER_VERSION = JSON.parse(readFileSync(path.join(root, 'test/host/package.json'), 'utf8')).dependencies['code-server'];
 
 function fail(message, code = 1) {
-  console.error(`start: ${message}`);
+  console.error(`\nstart: ${message}`);
   process.exit(code);
 }
 
+/** Runs a command with its output shown; resolves when it exits 0, else stops `npm start` with the reason. */
 function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) fail(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', (e) => fail(`\`${cmd}\` could not start: ${e.message}`));
+    child.on('exit', (status, signal) => (status === 0 ? resolve() : fail(`\`${cmd} ${args.join(' ')}\` failed (exit ${status ?? signal})`)));
+  });
 }
 
 function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+  for (const d of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     try {
-      accessSync(path.join(dir, name), constants.X_OK);
-      return path.join(dir, name);
+      accessSync(path.join(d, name), constants.X_OK);
+      return path.join(d, name);
     } catch {
       // not in this directory
     }
   }
   return undefined;
+}
+
+/**
+ * How far the npm install under test/host/ has got: packages are unpacked first, then their
+ * install scripts run (native modules build from source), which is most of the wait.
+ */
+let lastCount = -1;
+function installProgress() {
+  let count = 0;
+  try {
+    count = readdirSync(path.join(root, 'test/host/node_modules')).filter((n) => !n.startsWith('.')).length;
+  } catch {
+    return 'resolving packages';
+  }
+  const growing = count !== lastCount;
+  lastCount = count;
+  return growing ? `${count} packages unpacked` : `${count} packages unpacked, running their install scripts (native modules build from source)`;
 }
 
 let values;
@@ -51,14 +76,28 @@ try {
 const port = Number(values.port ?? process.env.PORT ?? 8080);
 if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a whole number from 1 to 65535, not "${values.port ?? process.env.PORT}"`, 2);
 
-run(process.execPath, [path.join(root, 'scripts/package-vsix.mjs')]);
+const code = values['code-server'] ? undefined : onPath('code');
+const progress = createProgress(code ? 3 : 5);
+console.log(
+  code
+    ? `start: opening Judge Studio in your desktop VS Code (${code}); pass --code-server to use the project's own VS Code in a browser instead.`
+    : `start: Judge Studio in the project's own VS Code (code-server ${CODE_SERVER_VERSION}), served on http://127.0.0.1:${port}. ` +
+        'Another port: `npm start -- --port 9000` (or PORT=9000 npm start).',
+);
+// A busy port is found now, not after minutes of building and installing.
+if (!code && (await portInUse(port))) fail(`port ${port} on 127.0.0.1 is in use: pass another with \`npm start -- --port N\``);
 
+let step = progress.step(code ? 'Building Judge Studio (esbuild)' : 'Building and packaging Judge Studio (esbuild, then vsce into dist/judge-studio.vsix)');
+await run(process.execPath, code ? [path.join(root, 'esbuild.mjs')] : [path.join(root, 'scripts/package-vsix.mjs')]);
+step.done();
+
+step = progress.step('Preparing the workspace: a scratch copy of examples/');
 if (values.fresh) rmSync(examples, { recursive: true, force: true });
 if (!existsSync(examples)) {
   cpSync(path.join(root, 'examples'), examples, { recursive: true });
-  console.log(`start: opened a scratch copy of examples/ in ${path.relative(root, examples)} (edit it freely; \`npm start -- --fresh\` starts over)`);
+  step.done(`copied to ${path.relative(root, examples)} (edit it freely; \`npm start -- --fresh\` starts over)`);
 } else {
-  console.log(`start: reopening your scratch copy ${path.relative(root, examples)} (\`npm start -- --fresh\` copies examples/ again)`);
+  step.done(`reusing ${path.relative(root, examples)} (\`npm start -- --fresh\` copies examples/ again)`);
 }
 
 /** Settings from a VS Code settings.json (comments and trailing commas allowed); {} when absent or unreadable. */
@@ -91,27 +130,47 @@ async function checkEndpoint(settingsFiles) {
   }
 }
 
-const code = values['code-server'] ? undefined : onPath('code');
+const TRUST = [
+  'When VS Code asks "Do you trust the authors of the files in this folder?", choose',
+  '"Yes, I trust the authors". Until then the folder is in Restricted Mode: templates',
+  'highlight, validate and preview, but no judge runs (the endpoint settings are ignored).',
+];
+
 if (code) {
-  // The desktop CLI hands the window to VS Code and returns; nothing to stop here.
+  step = progress.step('Opening desktop VS Code with Judge Studio under development');
   await checkEndpoint([path.join(examples, '.vscode/settings.json')]);
+  // The desktop CLI hands the window to VS Code and returns; nothing to stop here.
   const child = spawn(code, [`--extensionDevelopmentPath=${root}`, examples], { stdio: 'inherit' });
-  child.on('exit', (status) => process.exit(status ?? 1));
+  child.on('exit', (status) => {
+    step.done();
+    console.log(`\n${banner(['Judge Studio is open in VS Code on:', `  ${examples}`, '', ...TRUST], { color: useColor() })}\n`);
+    process.exit(status ?? 1);
+  });
 } else {
-  run('bash', [path.join(root, 'scripts/setup-e2e.sh')]);
-  if (await portInUse(port)) fail(`port ${port} on 127.0.0.1 is in use: pass another with \`npm start -- --port N\``);
+  step = progress.step(`The project's own VS Code: code-server ${CODE_SERVER_VERSION} in test/host/`);
+  if (existsSync(path.join(root, 'test/host/node_modules/.bin/code-server'))) console.log('      installed already, or checked against its lockfile now');
+  else console.log('      first time only: an npm install of about 450 MB that takes 2–5 minutes and prints little; progress below');
+  await step.watch(run('bash', [path.join(root, 'scripts/setup-e2e.sh')]), 'installing code-server', installProgress);
+  step.done();
+  const bin = codeServerBin(root);
 
   // A persistent profile (settings, trust decisions, open editors survive restarts), kept out of
   // the user's own ~/.local/share/code-server.
   const o = {
-    bin: codeServerBin(root), port, env: process.env,
+    bin, port, env: process.env,
     userDataDir: path.join(dir, 'user-data'), extensionsDir: path.join(dir, 'extensions'),
     configFile: writeConfig(path.join(dir, 'config.yaml')), logFile: path.join(dir, 'code-server.log'),
   };
+  step = progress.step('Installing Judge Studio into the profile in .test-output/start/');
   writeUserSettings(o.userDataDir, { ...QUIET_SETTINGS, 'security.workspace.trust.enabled': true }, { onlyIfMissing: true });
   installExtension({ ...o, vsix: path.join(root, 'dist/judge-studio.vsix') });
   await checkEndpoint([path.join(o.userDataDir, 'User/settings.json'), path.join(examples, '.vscode/settings.json')]);
+  step.done();
+
+  step = progress.step(`Starting VS Code on http://127.0.0.1:${port}`);
+  if (await portInUse(port)) fail(`port ${port} on 127.0.0.1 was taken while Judge Studio was being prepared: pass another with \`npm start -- --port N\``);
   const server = await startCodeServer({ ...o, workspaceTrust: true }).catch((e) => fail(e.message));
+  step.done(`log: ${path.relative(root, o.logFile)}`);
 
   let stopping = false;
   const stop = () => {
@@ -125,6 +184,7 @@ if (code) {
   process.on('SIGTERM', stop);
   server.exited.then((status) => stopping || fail(`code-server stopped on its own (${status}); log: ${o.logFile}`));
   const folder = encodeURIComponent(examples).replace(/%2F/g, '/');
-  console.log(`\nJudge Studio is running in code-server. Open:\n\n  ${server.baseUrl}/?folder=${folder}\n`);
-  console.log(`(no password; it only listens on 127.0.0.1. Log: ${path.relative(root, o.logFile)}. Ctrl-C stops it.)`);
+  const url = `${server.baseUrl}/?folder=${folder}`;
+  console.log(`\n${banner(['Judge Studio is running. Open this address in your browser:', '', `  ${url}`, '', ...TRUST], { color: useColor() })}`);
+  console.log('\nNo password: it listens on 127.0.0.1 only. Ctrl-C stops it.');
 }

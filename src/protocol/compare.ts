@@ -11,6 +11,12 @@ export const compareViewSchema = z.object({
   metricB: z.string(),
   kind: z.enum(['pointwise', 'pairwise', 'categorical']),
   n: count,
+  /** Paired rows the judge failed on (`m/error`), per side: left out of every figure. */
+  failed: z.object({ a: count, b: count }),
+  /** Paired rows with no verdict and no error on a side (not judged for that metric). */
+  noVerdict: z.object({ a: count, b: count }),
+  /** Rows present in one file only. */
+  only: z.object({ a: count, b: count }),
   agreement: figure,
   cohenKappa: figure,
   flipped: count,

@@ -67,6 +67,8 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
     scale: z.nullable(z.object({ min: z.int(), max: z.int() })),
     justification: z.string(),
     confidence: z.nullable(finite),
+    /** What the confidence measures ("Agreement across samples", "Share of the panel…"), set with it. */
+    confidenceLabel: z.optional(z.string()),
     extras: z.array(extraFieldSchema),
     /** The first reply was invalid and a repair request fixed it. */
     repaired: z.optional(z.boolean()),

@@ -31,10 +31,19 @@ function render(v: CompareView): void {
     c.append(el('div', 'value', value), el('div', 'name', name));
     return c;
   };
-  cards.append(card('n', 'paired rows', String(v.n)), card('agreement', 'agreement', num(v.agreement)), card('cohen_kappa', "Cohen's kappa (A vs B)", num(v.cohenKappa)), card('flipped', 'flipped', String(v.flipped)));
+  cards.append(card('n', 'rows with a verdict in both', String(v.n)));
+  // Failed rows are left out of every figure: say how many, so a better-looking B that failed more is seen.
+  const failedCard = card('failed', 'failed rows (A / B), left out', `${v.failed.a} / ${v.failed.b}`);
+  if (v.failed.a !== v.failed.b) failedCard.classList.add(v.failed.b > v.failed.a ? 'worse' : 'better');
+  cards.append(failedCard, card('agreement', 'agreement', num(v.agreement)), card('cohen_kappa', "Cohen's kappa (A vs B)", num(v.cohenKappa)), card('flipped', 'flipped', String(v.flipped)));
   if (v.kind === 'pointwise') cards.append(card('mean_shift', 'mean score shift (B−A)', signed(v.meanShift)));
+  const missing = [
+    v.noVerdict.a || v.noVerdict.b ? `${v.noVerdict.a} row(s) of A and ${v.noVerdict.b} of B have no verdict for this metric` : '',
+    v.only.a || v.only.b ? `${v.only.a} row(s) only in A and ${v.only.b} only in B are not compared` : '',
+  ].filter(Boolean);
 
   const parts: HTMLElement[] = [head, verdict, actions, notice, cards];
+  if (missing.length) parts.push(el('p', 'muted coverage', `${missing.join('; ')}.`));
   if (v.figures.length > 0) {
     const table = el('table', 'figures');
     const tr = el('tr');

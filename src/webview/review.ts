@@ -63,6 +63,8 @@ function toolbar(v: ReviewView): HTMLElement {
   const bar = el('header', 'toolbar');
   const title = el('div', 'title');
   title.append(el('span', 'metric', v.metric), el('span', 'meta', ` · ${v.kind} · ${v.display}`));
+  // Which template the review uses (for the scale, the inputs and Add as Example): the user can check it.
+  title.append(el('span', 'template', v.template ? ` · template ${v.template}` : ' · no template found'));
   const left = [v.failed ? `${v.failed} failed row${v.failed === 1 ? '' : 's'} left out` : '', v.unjudged ? `${v.unjudged} without a verdict left out` : ''].filter(Boolean).join(', ');
   const order = v.order === 'uncertain' ? 'uncertain first' : `random sample (seed ${v.seed})`;
   const progress = el('div', 'progress', `Labelled ${v.labelled} of ${v.total} · ${order}${left ? ` · ${left}` : ''}`);

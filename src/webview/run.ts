@@ -124,7 +124,7 @@ function verdict(result: ResultView, pair: string[] | null): HTMLElement {
         }
         box.append(strip);
       }
-      if (result.confidence !== null) box.append(el('p', 'confidence', `Agreement across samples: ${fmt(result.confidence)}`));
+      if (result.confidence !== null) box.append(el('p', 'confidence', `${result.confidenceLabel ?? 'Confidence'}: ${fmt(result.confidence)}`));
       box.append(el('h3', undefined, 'Justification'), el('p', 'justification', result.justification));
       box.append(...extras(result.extras));
       return box;

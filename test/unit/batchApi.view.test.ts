@@ -1,6 +1,7 @@
 // What the Provider Batches view says of a job, from its state file alone.
 import * as assert from 'node:assert/strict';
-import { jobPhase, jobView, resultsFileFor, stateFileName } from '../../src/extension/batchApi/model';
+import { APIError } from 'openai';
+import { batchErrorMessage, jobPhase, jobView, refreshSummary, resultsFileFor, stateFileName } from '../../src/extension/batchApi/model';
 import type { BatchEntry, BatchState } from '../../src/core/batch/state';
 
 function state(batches: Partial<BatchEntry>[], extra: Partial<BatchState> = {}): BatchState {
@@ -48,4 +49,25 @@ describe('provider batch view model', () => {
     assert.equal(resultsFileFor('/w/.judge-studio/batches/pref-20261130-201500.json'), '/w/.judge-studio/batches/pref-20261130-201500.results.jsonl');
     assert.equal(stateFileName('pref', new Date('2026-11-30T20:15:00Z')), 'pref-20261130-201500.json');
   });
+
+  it('says an endpoint has no Batch API when it answers 404 to the Files API, by status, and passes other errors on', () => {
+    const notFound = APIError.generate(404, { error: { message: 'no route POST /v1/files' } }, undefined, new Headers());
+    const text = batchErrorMessage(notFound, 'http://user:secret@127.0.0.1:11434/v1');
+    assert.match(text, /^http:\/\/\*\*\*@127\.0\.0\.1:11434\/v1 has no Batch API \(it answered HTTP 404/);
+    assert.ok(!text.includes('secret'), 'credentials in the URL are not shown');
+    assert.match(text, /Run Judge on Dataset/);
+    const unauthorized = APIError.generate(401, { error: { message: 'bad key' } }, undefined, new Headers());
+    assert.ok(!batchErrorMessage(unauthorized, 'https://api.openai.com/v1').includes('no Batch API'));
+    assert.equal(batchErrorMessage(new Error('disk full'), 'https://api.openai.com/v1'), 'disk full');
+  });
+
+  it('sums up a refresh: each job asked, its phase, progress and collected rows, or why it could not be asked', () => {
+    assert.equal(
+      refreshSummary([{ metric: 'pref', phase: 'running', progress: '3/10 requests' }, { metric: 'help', phase: 'collected', collected: 8 }, { metric: 'x', error: 'offline' }], 1),
+      'Judge Studio: batch status refreshed: pref: running (3/10 requests); help: collected, 8 row(s) collected; x: could not be checked (offline).',
+    );
+    assert.match(refreshSummary([], 2), /no batch job is waiting \(2 already collected\)/);
+    assert.match(refreshSummary([], 0), /there are no batch jobs to refresh/);
+  });
 });
+

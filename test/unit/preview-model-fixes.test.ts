@@ -89,8 +89,17 @@ describe('quick fixes', () => {
   it('appends a missing section at the end when nothing follows it', () => {
     const text = `---\nname: x\nkind: pointwise\nscale: [0, 1]\n---\n\n# Criteria\n\nc\n\n# Rubric\n\n- 1: answers it\n- 0: misses it\n\n{{prompt}} <response>{{response}}</response>`;
     const fixed = preferred(text, 'missing-section');
-    assert.ok(fixed.endsWith('{{prompt}} <response>{{response}}</response>\n\n# Evaluation steps\n\n1. \n2. \n3. Write your justification first, then the verdict.\n'), fixed);
+    assert.ok(fixed.endsWith('{{prompt}} <response>{{response}}</response>\n\n# Evaluation steps\n\n1. Read the prompt and the response in full before judging.\n2. Check the response against each point of the Criteria, quoting the parts that meet or miss it.\n3. Compare what you found with the Rubric and choose the score whose description fits best; when torn between two, choose the lower.\n4. Write your justification first, then the score.\n'), fixed);
     assert.deepEqual(validateTemplate(fixed), []);
+  });
+
+  it('writes evaluation steps for the template it fixes: a pairwise one compares both responses, a multi-criterion one names its criteria', () => {
+    const pairwise = readFileSync(path.join(examples, 'fluency_pairwise.judge'), 'utf8').replace(/# Evaluation steps\n[\s\S]*?(?=\n# )/, '');
+    const fixedPair = preferred(pairwise, 'missing-section');
+    assert.match(fixedPair, /# Evaluation steps\n\n1\. Read the prompt and both responses in full before judging either\.\n[\s\S]*ignore which one came first/);
+    assert.ok(!validateTemplate(fixedPair).some((d) => d.severity === 'error'), JSON.stringify(validateTemplate(fixedPair)));
+    const criteria = readFileSync(path.join(examples, 'factual_accuracy.judge'), 'utf8').replace(/# Evaluation steps\n[\s\S]*?(?=\n# )/, '');
+    assert.match(preferred(criteria, 'missing-section'), /2\. For each criterion \(factual_accuracy, completeness, clarity\), quote the parts/);
   });
 
   it('replaces an unknown placeholder with the suggestion, keeping the rest of the path', () => {

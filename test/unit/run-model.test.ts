@@ -186,10 +186,22 @@ describe('run model: reading results lines', () => {
     assert.deepEqual(inputRecord(line, 'q'), { prompt: 'p', 'q/human_rating': 5, other: true });
   });
 
-  it('lists fields a template added to the reply as extras', () => {
-    const view = resultView({ 'q/score': 3, 'q/justification': 'j', 'q/model': 'm', 'q/tone': 'calm', 'q/human_rating': 3 }, 'q');
+  it('lists the reply fields the engine kept under m/extra as extras, and none of the dataset columns', () => {
+    const line = { 'q/score': 3, 'q/justification': 'j', 'q/model': 'm', 'q/extra': { tone: 'calm' }, 'q/human_rating': 3, 'q/human_rating/accuracy': 4, 'q/human_pairwise_choice': 'A', 'q/notes': 'from the dataset' };
+    const view = resultView(line, 'q');
     assert.ok(view?.kind === 'pointwise');
     assert.deepEqual(view.extras, [{ name: 'tone', value: 'calm' }]);
+  });
+
+  it('says what a pointwise confidence measures: the samples, or the share of the panel', () => {
+    const samples = resultView({ 'q/score': 3, 'q/confidence': 0.6, 'q/samples': [3, 3, 2, 3, 4] }, 'q');
+    assert.ok(samples?.kind === 'pointwise');
+    assert.equal(samples.confidenceLabel, 'Agreement across samples');
+    const panel = resultView({ 'q/score': 3, 'q/confidence': 0.67, 'q/judges': [{ judge: 'a', verdict: 3 }] }, 'q');
+    assert.ok(panel?.kind === 'pointwise');
+    assert.equal(panel.confidenceLabel, 'Share of the panel that gave this score');
+    const none = resultView({ 'q/score': 3 }, 'q');
+    assert.ok(none?.kind === 'pointwise' && none.confidenceLabel === undefined);
   });
 
   it('returns no verdict for a line without verdict or error columns', () => {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type OpenAI from 'openai';
-import { toFile } from 'openai';
+import { APIError, toFile } from 'openai';
 import type { BatchEndpoint } from './state';
 
 export interface RemoteBatch {
@@ -67,4 +67,12 @@ export function sdkBatchApi(sdk: OpenAI): BatchApi {
       return response.text();
     },
   };
+}
+
+/**
+ * The HTTP status with which an endpoint said it has no Files or Batches API (Ollama, vLLM, LM
+ * Studio and llama.cpp answer 404, 405 or 501), read from the SDK's error at this boundary.
+ */
+export function missingBatchApiStatus(e: unknown): number | undefined {
+  return e instanceof APIError && (e.status === 404 || e.status === 405 || e.status === 501) ? e.status : undefined;
 }

@@ -1,6 +1,6 @@
 // Generate Rubric / Generate Evaluation Steps in the editor: ask the configured judge (endpoint or
 // vscode.lm), then show the proposed template beside the current one in VS Code's diff editor.
-// Nothing changes until the user accepts (a button on the diff, or the notification).
+// Nothing changes until the user accepts (✓ in the diff's title bar); a notification says so until then.
 import * as vscode from 'vscode';
 import { generateSection, STRICTNESS, type GenerateKind, type Strictness } from '../../core/generate';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
@@ -28,6 +28,9 @@ interface Proposal {
 /** Proposed templates, served read-only to the diff editor and kept until accepted or discarded. */
 class Proposals implements vscode.TextDocumentContentProvider {
   private readonly items = new Map<string, Proposal>();
+  /** Resolves each proposal's `settled` promise when it is accepted, discarded or its diff closed. */
+  private readonly waiting = new Map<string, () => void>();
+  private readonly opened = new Set<string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -41,11 +44,31 @@ class Proposals implements vscode.TextDocumentContentProvider {
   }
   delete(uri: vscode.Uri): void {
     this.items.delete(uri.toString());
+    this.waiting.get(uri.toString())?.();
+    this.waiting.delete(uri.toString());
+    this.opened.delete(uri.toString());
+  }
+  /** Resolves once the proposal is gone (accepted, discarded, or its diff closed). */
+  settled(uri: vscode.Uri): Promise<void> {
+    if (!this.items.has(uri.toString())) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.set(uri.toString(), resolve));
+  }
+  /** The proposal's diff is open: from now on, closing it discards the proposal. */
+  shown(uri: vscode.Uri): void {
+    this.opened.add(uri.toString());
+  }
+  /** Proposals whose diff was opened and is no longer in any tab. */
+  orphans(): vscode.Uri[] {
+    const shown = new Set(
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputTextDiff ? [t.input.modified.toString()] : [])),
+    );
+    return [...this.opened].filter((k) => this.items.has(k) && !shown.has(k)).map((k) => vscode.Uri.parse(k));
   }
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.items.get(uri.toString())?.text ?? '';
   }
   dispose(): void {
+    for (const done of this.waiting.values()) done();
     this.changed.dispose();
   }
 }
@@ -73,6 +96,10 @@ export function registerGenerate(studio: Studio): void {
   studio.push(
     proposals,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, proposals),
+    // Closing a proposal's diff discards it: nothing would show it again.
+    vscode.window.tabGroups.onDidChangeTabs((e) => {
+      if (e.closed.length) for (const orphan of proposals.orphans()) proposals.delete(orphan);
+    }),
     vscode.commands.registerCommand('judgeStudio.generateRubric', generate('rubric')),
     vscode.commands.registerCommand('judgeStudio.generateSteps', generate('steps')),
     vscode.commands.registerCommand('judgeStudio.acceptGenerated', (arg?: vscode.Uri) => accept(proposals, current(arg))),
@@ -96,12 +123,8 @@ async function run(studio: Studio, proposals: Proposals, what: GenerateKind, arg
 
   let strictness = args.strictness;
   if (!strictness) {
-    const pick = await vscode.window.showQuickPick(
-      STRICTNESS.map((s) => ({ label: s, description: s === 'balanced' ? '(default)' : '' })),
-      { title: `Generate ${label(what)}: how strict should the judge be?`, placeHolder: 'balanced' },
-    );
-    if (!pick) return { ok: false, message: 'cancelled' };
-    strictness = pick.label as Strictness;
+    strictness = await pickStrictness(what);
+    if (!strictness) return { ok: false, message: 'cancelled' };
   }
   let domain = args.domain;
   if (domain === undefined && !args.strictness) {
@@ -137,11 +160,39 @@ async function run(studio: Studio, proposals: Proposals, what: GenerateKind, arg
   studio.log.info(`generated the ${label(what)} of ${doc.uri.fsPath} with ${judge.label}${outcome.cached ? ' (from the cache)' : ''}${outcome.repaired ? ' (after one repair)' : ''}`);
   const proposal = proposals.add({ target: doc.uri, version, text: outcome.text, what });
   await vscode.commands.executeCommand('vscode.diff', doc.uri, proposal, `${doc.uri.path.split('/').pop()} ↔ generated ${label(what)} (review, then accept)`);
-  void vscode.window.showInformationMessage(`Generated ${label(what)} for review: accept it into the template?`, 'Accept', 'Discard').then(async (choice) => {
-    if (choice === 'Accept') await accept(proposals, proposal);
-    else if (choice === 'Discard') await discard(proposals, proposal);
-  });
+  proposals.shown(proposal);
+  // A notification that lasts exactly as long as the proposal: it goes away when the proposal is
+  // accepted or discarded from the diff's title bar, or its diff is closed (a toast with buttons
+  // would stay behind, offering to accept what is already gone). Cancel discards.
+  void vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Judge Studio: review the generated ${label(what)} in the diff, then accept it with ✓ in the diff's title bar (Cancel discards it).`, cancellable: true },
+    async (_progress, token) => {
+      token.onCancellationRequested(() => void discard(proposals, proposal));
+      await proposals.settled(proposal);
+    },
+  );
   return { ok: true, proposal: proposal.toString() };
+}
+
+/** How strict the generated text should be; balanced, the default, is the one preselected. */
+async function pickStrictness(what: GenerateKind): Promise<Strictness | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: Strictness }>();
+  pick.title = `Generate ${label(what)}: how strict should the judge be?`;
+  pick.items = STRICTNESS.map((value) => ({ label: value, value, ...(value === 'balanced' ? { description: '(default)' } : {}) }));
+  const balanced = pick.items.find((i) => i.value === 'balanced');
+  if (balanced) pick.activeItems = [balanced];
+  return new Promise<Strictness | undefined>((resolve) => {
+    let chosen: Strictness | undefined;
+    pick.onDidAccept(() => {
+      chosen = pick.selectedItems[0]?.value ?? pick.activeItems[0]?.value;
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(chosen);
+    });
+    pick.show();
+  });
 }
 
 async function closeDiff(proposal: vscode.Uri): Promise<void> {

@@ -13,13 +13,14 @@ import { prepareJudge } from '../../core/judge/engine/prepare';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { UNTRUSTED_MESSAGE } from '../providers/resolve';
+import { openResults } from '../results/open';
 import { runArgs, toUri } from '../run/commands';
 import { SampleChooser } from '../run/samples';
 import { baseName, loadTemplate } from '../run/template';
 import { BATCH_COMMANDS, BATCHES_VIEW_ID, BatchesTree, type JobNode } from '../sidebar/batches';
 import type { Studio } from '../studio';
 import { batchEndpoint } from './endpoint';
-import { BATCHES_DIR, jobPhase, resultsFileFor, stateFileName } from './model';
+import { BATCHES_DIR, batchErrorMessage, jobPhase, refreshSummary, requestProgress, resultsFileFor, stateFileName, type RefreshOutcome } from './model';
 
 export function registerProviderBatches(studio: Studio): void {
   const tree = new BatchesTree();
@@ -76,7 +77,7 @@ export function registerProviderBatches(studio: Studio): void {
       );
     } catch (e) {
       studio.log.error(`batch submit of ${judge.metric} failed`, e);
-      fail(`the batch submit stopped: ${(e as Error).message}. What was uploaded is kept in ${vscode.workspace.asRelativePath(stateFile)}.`);
+      fail(`the batch submit stopped: ${batchErrorMessage(e, endpoint.options.baseURL)}. What was uploaded is kept in ${vscode.workspace.asRelativePath(stateFile)}.`);
       return stateFile;
     } finally {
       tree.refresh();
@@ -88,14 +89,13 @@ export function registerProviderBatches(studio: Studio): void {
     return stateFile;
   };
 
-  /** Downloads a finished job's results; invalid replies are repaired at once through the endpoint. */
-  const collect = async (node: JobNode | undefined, quiet = false) => {
-    if (!node || !trusted()) return undefined;
+  /** Downloads a finished job's results (invalid replies repaired at once through the endpoint); throws what went wrong, in words. */
+  const collectJob = async (node: JobNode): Promise<{ out: string; done: number; ok: number; failed: number; pending: number }> => {
     const state = await readState(node.stateFile);
     const prepared = prepareJudge(state.template.text);
-    if (!prepared.ok) return fail(`the template saved in ${path.basename(node.stateFile)} no longer validates`);
+    if (!prepared.ok) throw new Error(`the template saved in ${path.basename(node.stateFile)} no longer validates`);
     const endpoint = await batchEndpoint(studio, state.baseURL);
-    if (!endpoint.ok) return fail(endpoint.message);
+    if (!endpoint.ok) throw new Error(endpoint.message);
     const dataFile = stateDataFile(state, node.stateFile);
     const out = resultsFileFor(node.stateFile);
     const stats = new RunStats();
@@ -113,40 +113,72 @@ export function registerProviderBatches(studio: Studio): void {
         stats,
         log: (m) => studio.log.info(`batch ${state.metric}: ${m}`),
       });
-      tree.refresh();
-      if (quiet && stats.done === 0) return out;
-      const more = report.pending ? ` · ${report.pending} row(s) still pending` : '';
-      // Not awaited: a notification stays until dismissed, and a refresh must not wait for it.
-      void vscode.window
-        .showInformationMessage(`Judge Studio: ${state.metric} via Batch API: ${stats.done} row(s) collected (${stats.ok} ok, ${stats.failed} failed)${more}.`, 'Open Results')
-        .then((choice) => (choice ? vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false }) : undefined));
+      return { out, done: stats.done, ok: stats.ok, failed: stats.failed, pending: report.pending };
     } catch (e) {
       studio.log.error(`collecting ${node.stateFile} failed`, e);
-      fail(`collecting the batch failed: ${(e as Error).message}`);
+      throw new Error(batchErrorMessage(e, state.baseURL));
+    } finally {
+      tree.refresh();
     }
-    return out;
   };
 
-  /** Asks the provider for every unfinished job's status; collects the jobs that are done. */
+  const collect = async (node: JobNode | undefined) => {
+    if (!node || !trusted()) return undefined;
+    try {
+      const r = await collectJob(node);
+      const more = r.pending ? ` · ${r.pending} row(s) still pending` : '';
+      // Not awaited: a notification stays until dismissed, and the command must not wait for it.
+      void vscode.window
+        .showInformationMessage(`Judge Studio: ${node.state?.metric ?? 'batch'} via Batch API: ${r.done} row(s) collected (${r.ok} ok, ${r.failed} failed)${more}.`, 'Open Results')
+        .then((choice) => (choice ? openResults(vscode.Uri.file(r.out)) : undefined));
+      return r.out;
+    } catch (e) {
+      fail(`collecting the batch failed: ${(e as Error).message}`);
+      return resultsFileFor(node.stateFile);
+    }
+  };
+
+  /** Asks the provider for every unfinished job's status, collects the jobs that are done, and says what it found. */
   const refresh = async () => {
     if (!trusted()) return undefined;
-    for (const job of await tree.jobs()) {
-      if (!job.state || !job.state.submitted || jobPhase(job.state) === 'collected') continue;
-      const endpoint = await batchEndpoint(studio, job.state.baseURL);
-      if (!endpoint.ok) {
-        fail(endpoint.message);
-        continue;
+    const outcomes: RefreshOutcome[] = [];
+    const opened: string[] = [];
+    let skipped = 0;
+    await vscode.window.withProgress({ location: { viewId: BATCHES_VIEW_ID }, title: 'Asking the provider' }, async () => {
+      for (const job of await tree.jobs()) {
+        if (!job.state || !job.state.submitted || jobPhase(job.state) === 'collected') {
+          skipped++;
+          continue;
+        }
+        const metric = job.state.metric;
+        const endpoint = await batchEndpoint(studio, job.state.baseURL);
+        if (!endpoint.ok) {
+          outcomes.push({ metric, error: endpoint.message });
+          continue;
+        }
+        try {
+          await refreshStatus(endpoint.api, job.state, job.stateFile);
+          let collected: number | undefined;
+          if (jobPhase(job.state) === 'ready') {
+            const r = await collectJob(job);
+            collected = r.done;
+            if (r.done) opened.push(r.out);
+          }
+          const state = await readState(job.stateFile);
+          const phase = jobPhase(state);
+          outcomes.push({ metric, phase, ...(phase === 'running' ? { progress: requestProgress(state) } : {}), ...(collected ? { collected } : {}) });
+        } catch (e) {
+          studio.log.warn(`status of ${job.stateFile}: ${(e as Error).message}`);
+          outcomes.push({ metric, error: batchErrorMessage(e, job.state.baseURL) });
+        }
       }
-      try {
-        await refreshStatus(endpoint.api, job.state, job.stateFile);
-      } catch (e) {
-        studio.log.warn(`status of ${job.stateFile}: ${(e as Error).message}`);
-        continue;
-      }
-      if (jobPhase(job.state) === 'ready') await collect(job, true);
-    }
+    });
     tree.refresh();
-    return undefined;
+    const text = refreshSummary(outcomes, skipped);
+    const show = outcomes.some((o) => o.error) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // Not awaited: the command is done once the view is up to date.
+    void show(text, ...(opened.length === 1 ? ['Open Results'] : [])).then((choice) => (choice && opened[0] ? openResults(vscode.Uri.file(opened[0])) : undefined));
+    return outcomes;
   };
 
   const cancel = async (node: JobNode | undefined) => {
@@ -170,7 +202,7 @@ export function registerProviderBatches(studio: Studio): void {
     view,
     vscode.commands.registerCommand(BATCH_COMMANDS.runViaBatch, submit),
     vscode.commands.registerCommand(BATCH_COMMANDS.refresh, refresh),
-    vscode.commands.registerCommand(BATCH_COMMANDS.collect, (node?: JobNode) => collect(node)),
+    vscode.commands.registerCommand(BATCH_COMMANDS.collect, collect),
     vscode.commands.registerCommand(BATCH_COMMANDS.cancel, cancel),
   );
 }

@@ -10,6 +10,12 @@ function text(v: unknown): string {
   return v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/** A row the judge failed on: it carries an error message for the metric. */
+function failed(record: Record<string, unknown>, metric: string): boolean {
+  const e = record[`${metric}/error`];
+  return typeof e === 'string' && e !== '';
+}
+
 export async function buildCompareView(
   files: { a: string; b: string; textA: string; textB: string },
   metricA?: string,
@@ -28,6 +34,8 @@ export async function buildCompareView(
   const r = outcome.report;
   const sig = significance(r, outcome.labelled, 'balanced_accuracy');
   const byRow = new Map(paired.pairs.map((p) => [p.row, p]));
+  const failedA = paired.pairs.filter((p) => failed(p.a, mA)).length;
+  const failedB = paired.pairs.filter((p) => failed(p.b, mB)).length;
   const h = r.human;
   return {
     ok: true,
@@ -38,6 +46,9 @@ export async function buildCompareView(
       metricB: mB,
       kind: r.kind,
       n: r.n,
+      failed: { a: failedA, b: failedB },
+      noVerdict: { a: Math.max(0, r.no_verdict.a - failedA), b: Math.max(0, r.no_verdict.b - failedB) },
+      only: { a: paired.onlyA.length, b: paired.onlyB.length },
       agreement: r.agreement,
       cohenKappa: r.cohen_kappa,
       flipped: r.flipped,

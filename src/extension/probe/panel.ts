@@ -3,6 +3,7 @@
 // the run view or one of the three files.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { openResults } from '../results/open';
 import { PROBE_FILES } from '../../core/probe';
 import { webviewMessageSchema, type HostMessage, type InitialData, type ProbeState, type ProbeView, type WebviewMessage } from '../../protocol/probe';
 import { SHOW_RESULT_ROW } from '../calibrate/panel';
@@ -105,7 +106,8 @@ export class ProbePanel implements KeyedPanel {
         await this.panel.webview.postMessage({ type: 'notice', text: `${path.basename(file.fsPath)} is no longer in ${vscode.workspace.asRelativePath(this.dir, false)}.` } satisfies HostMessage);
         return;
       }
-      await vscode.window.showTextDocument(file, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      if (m.file === 'results') await openResults(file, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      else await vscode.window.showTextDocument(file, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     }
   }
 

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Studio } from '../studio';
 import { RESULTS_VIEW_TYPE, ResultsEditorProvider } from './editor';
+import { openResults, trackResultsDocuments } from './open';
 
 export const OPEN_RESULTS_COMMAND = 'judgeStudio.openResultsViewer';
 export const OPEN_RESULTS_AS_TEXT_COMMAND = 'judgeStudio.openResultsAsText';
@@ -13,6 +14,7 @@ export function registerResults(studio: Studio): void {
     return vscode.window.activeTextEditor?.document.uri ?? activeCustomUri();
   };
   studio.push(
+    trackResultsDocuments(),
     vscode.window.registerCustomEditorProvider(RESULTS_VIEW_TYPE, new ResultsEditorProvider(studio), {
       webviewOptions: { retainContextWhenHidden: false },
       supportsMultipleEditorsPerDocument: true,
@@ -20,7 +22,7 @@ export function registerResults(studio: Studio): void {
     vscode.commands.registerCommand(OPEN_RESULTS_COMMAND, async (arg: unknown) => {
       const uri = target(arg);
       if (!uri) return void vscode.window.showInformationMessage('Judge Studio: open a results .jsonl file first.');
-      await vscode.commands.executeCommand('vscode.openWith', uri, RESULTS_VIEW_TYPE);
+      await openResults(uri);
     }),
     vscode.commands.registerCommand(OPEN_RESULTS_AS_TEXT_COMMAND, async (arg: unknown) => {
       const uri = target(arg);

@@ -13,7 +13,7 @@ import { webviewOptions } from '../webview/page';
 import { PanelSet } from '../webview/panels';
 import { REVIEW_VIEW_TYPE, ReviewPanel, reviewKey } from './panel';
 import { ReviewSession } from './session';
-import { defaultAnnotator, judgedMetrics, pairOf } from './setup';
+import { defaultAnnotator, judgedMetrics, numberedByRow, pairOf, templateByHash, templateHashes } from './setup';
 
 export const REVIEW_COMMAND = 'judgeStudio.reviewJudgments';
 
@@ -37,8 +37,9 @@ export function registerReview(studio: Studio): void {
       const data = await readDatasetFile(file.fsPath);
       // The last line per `_row` stands: resume appends retried rows.
       const last = await lastLines(data.rows);
-      rows = [];
-      for await (const item of latestOnly(data.rows, last)) rows.push(item as DatasetRow);
+      const latest: DatasetRow[] = [];
+      for await (const item of latestOnly(data.rows, last)) latest.push(item as DatasetRow);
+      rows = numberedByRow(latest);
       if (given.keys) {
         const keys = new Set(given.keys);
         rows = rows.filter((r) => typeof r.record._key === 'string' && keys.has(r.record._key));
@@ -66,11 +67,11 @@ export function registerReview(studio: Studio): void {
     }
     const labelsUri = given.labels ? vscode.Uri.file(given.labels) : vscode.Uri.file(labelsFileFor(file.fsPath));
     const labels = await readLabels(labelsUri.fsPath).catch(() => ({ lines: [], skipped: [] }));
-    const found = await findTemplate(metric, given.template);
+    const found = await findTemplate(metric, given.template, templateHashes(rows, metric));
     const template = found?.template;
     const fields = template ? keyFields(template) : humanLabels(labels.lines, metric).fields;
     const config = vscode.workspace.getConfiguration('judgeStudio.review', file);
-    const annotator = config.get<string>('annotator')?.trim() || (await defaultAnnotator(vscode.workspace.getWorkspaceFolder(file)?.uri.fsPath ?? path.dirname(file.fsPath)));
+    const annotator = config.get<string>('annotator')?.trim() || (await defaultAnnotator(vscode.workspace.getWorkspaceFolder(file)?.uri.fsPath ?? path.dirname(file.fsPath), vscode.workspace.isTrusted));
     const pair = kind === 'pairwise' ? pairOf(template, rows) : undefined;
     let session: ReviewSession;
     try {
@@ -162,8 +163,11 @@ async function targetFile(given: string | undefined): Promise<vscode.Uri | undef
   return picked?.[0];
 }
 
-/** The workspace template whose `name` is the metric; the user picks when there are several. */
-async function findTemplate(metric: string, given: string | undefined): Promise<{ uri: vscode.Uri; template: ParsedTemplate } | undefined> {
+/**
+ * The workspace template whose `name` is the metric. Of several, the one whose text the rows'
+ * `m/template_hash` names; the user picks only when no hash (or more than one) decides.
+ */
+async function findTemplate(metric: string, given: string | undefined, hashes: ReadonlySet<string>): Promise<{ uri: vscode.Uri; template: ParsedTemplate } | undefined> {
   if (given) {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const uri = path.isAbsolute(given) || !folder ? vscode.Uri.file(given) : vscode.Uri.joinPath(folder.uri, given);
@@ -177,6 +181,8 @@ async function findTemplate(metric: string, given: string | undefined): Promise<
     if (template) found.push({ uri, template });
   }
   if (found.length <= 1) return found[0];
+  const byHash = templateByHash(found, hashes);
+  if (byHash) return byHash;
   const picked = await vscode.window.showQuickPick(
     found.map((f) => ({ label: vscode.workspace.asRelativePath(f.uri, false), f })),
     { title: `Several templates are named "${metric}": which one judged this file?` },

@@ -1,6 +1,6 @@
 // "Run Judge on Dataset": every row of a dataset through the engine's batch runner (its
 // concurrency, cache and resume), with a cancellable progress notification; the results file
-// opens at the end and the summary goes to the history (and so to the side panel).
+// opens in the Results Viewer at the end and the summary goes to the history (and so to the side panel).
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +18,7 @@ import { readSettings, resolveJudge, type ResolveOutcome } from '../providers/re
 import type { Studio } from '../studio';
 import { settingsFor } from './controller';
 import type { History } from './history';
+import { openResults } from '../results/open';
 import { showBatchEnd } from './batchEnd';
 import { entryId, RESULTS_DIR, resultsFileName, resumable, staysInside, type BatchEntry } from './model/history';
 import { SummaryBuilder, summaryLines, type BatchSummary } from './model/summary';
@@ -63,8 +64,13 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
       const choice =
         req.resume === true
           ? 'Resume'
-          : await vscode.window.showInformationMessage(
-              `The last run of ${judge.metric} on ${datasetRel} was interrupted after ${last.rows.judged + last.rows.alreadyDone} row(s). Resume it (judge only the missing rows) or start over?`,
+          : // Modal: a toast hides itself within seconds and nothing runs until it is answered.
+            await vscode.window.showInformationMessage(
+              `The last run of ${judge.metric} on ${datasetRel} stopped after ${last.rows.judged + last.rows.alreadyDone} row(s). Resume it or start over?`,
+              {
+                modal: true,
+                detail: `Resume judges only the rows still missing (and the ones that failed), appending to ${last.results}. Start Over judges every row into a new results file.`,
+              },
               'Resume',
               'Start Over',
             );
@@ -127,7 +133,8 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
             step = s.total ? 100 / s.total : 0;
             report();
           },
-          onLine: () => report(step),
+          // The runner counts a row just after writing it: report once the count includes this one.
+          onLine: () => queueMicrotask(() => report(step)),
           onOutage: () => report(),
         });
       } catch (e) {
@@ -168,7 +175,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
     elapsedMs: Date.now() - started.getTime(),
   };
   await history.append(root, entry);
-  if (req.open !== false) await vscode.window.showTextDocument(resultsFile, { preview: false, preserveFocus: false });
+  if (req.open !== false) await openResults(resultsFile);
 
   const headline = summaryLines(summary)[0] ?? '';
   const ended = result?.stop;

@@ -1,6 +1,7 @@
-// The finished-batch message with its buttons: Open Results opens the results file, Calibrate
+// The finished-batch message with its buttons: Open Results opens the results file in the Results Viewer, Calibrate
 // opens the calibration view on it (which also lists the rows that failed).
 import * as vscode from 'vscode';
+import { openResults } from '../results/open';
 import type { BatchEntry } from './model/history';
 import { batchEndMessage, CALIBRATE, OPEN_RESULTS } from './model/batchEnd';
 
@@ -14,7 +15,7 @@ export async function showBatchEnd(entry: BatchEntry, resultsFile: vscode.Uri, f
   const m = batchEndMessage(entry, fatal);
   const show = m.severity === 'error' ? vscode.window.showErrorMessage : m.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   const choice = await show(m.text, ...m.actions);
-  if (choice === OPEN_RESULTS) await vscode.window.showTextDocument(resultsFile, { preview: false });
+  if (choice === OPEN_RESULTS) await openResults(resultsFile);
   if (choice === CALIBRATE) await vscode.commands.executeCommand(CALIBRATE_COMMAND, { file: resultsFile.fsPath, metric: entry.metric });
   return choice;
 }

@@ -2,7 +2,7 @@
 // one batch and then the other from a quick pick, open in the compare view, the older as A.
 import * as vscode from 'vscode';
 import type { History } from '../run/history';
-import { shortTime, type BatchEntry } from '../run/model/history';
+import { newestPerResults, shortTime, type BatchEntry } from '../run/model/history';
 import { summaryLines } from '../run/model/summary';
 
 export const COMPARE_HISTORY_COMMAND = 'judgeStudio.compareHistoryRuns';
@@ -48,17 +48,15 @@ export async function compareFromHistory(history: History, selection: readonly u
 
 /** A batch of the history, newest first; runs of the other one's metric and dataset lead. */
 async function pickBatch(history: History, title: string, other: BatchRef | undefined): Promise<BatchRef | undefined> {
-  const seen = new Set<string>(other ? [history.resolve(other.root, other.entry.results).toString()] : []);
-  const refs: BatchRef[] = [];
+  const exclude = other ? history.resolve(other.root, other.entry.results).toString() : undefined;
+  const all: (BatchRef & { results: string })[] = [];
   for (const f of await history.files()) {
     for (const entry of f.entries) {
-      if (entry.type !== 'batch') continue;
-      const key = history.resolve(f.root, entry.results).toString();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      refs.push({ entry, root: f.root });
+      if (entry.type === 'batch') all.push({ entry, root: f.root, results: history.resolve(f.root, entry.results).toString() });
     }
   }
+  // A run resumed later is listed once, with the row count of the whole file.
+  const refs: BatchRef[] = newestPerResults(all).filter((r) => r.results !== exclude);
   const rank = (r: BatchRef) => (other && r.entry.metric === other.entry.metric ? 0 : 2) + (other && r.entry.dataset === other.entry.dataset ? 0 : 1);
   refs.sort((x, y) => rank(x) - rank(y) || y.entry.time.localeCompare(x.entry.time));
   if (refs.length === 0) {

@@ -42,7 +42,12 @@ export async function run(ctx: UiContext): Promise<void> {
     const file = path.join(ctx.workspace, 'clarity.judge');
     await page.locator('.tab').filter({ hasText: 'clarity.judge' }).first().click();
     await startCommand(page, 'Judge Studio: Generate Rubric', 'how strict');
-    await pick(page, 'balanced');
+    // The default is preselected: Enter takes it.
+    const active = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name');
+    await active.filter({ hasText: /^balanced$/ }).waitFor({ timeout: 10_000 }).catch(async () => {
+      throw new Error(`the preselected strictness is "${await active.textContent().catch(() => 'none')}", not balanced`);
+    });
+    await page.keyboard.press('Enter');
     await waitForStep(page, 'domain (optional)');
     await answer(page, 'everyday questions');
     const diff = page.locator('.monaco-diff-editor').first();
@@ -53,9 +58,19 @@ export async function run(ctx: UiContext): Promise<void> {
     expect(fake.chats.length === 1, `one generation request, got ${fake.chats.length}`);
     expect(!fs.readFileSync(file, 'utf8').includes('Level 5'), 'nothing is written before accepting');
 
-    // The check mark in the diff editor's title bar accepts the proposal.
+    // While the proposal is open, a notification says how to accept it.
+    const reminder = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'review the generated rubric in the diff' });
+    await reminder.waitFor({ timeout: 20_000 });
+    // The check mark in the diff editor's title bar accepts the proposal, and the reminder goes with it.
     await page.locator('.editor-actions .action-label[aria-label^="Accept Generated Text"]').first().click();
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'hidden', timeout: 20_000 });
+    await reminder.waitFor({ state: 'detached', timeout: 20_000 }).catch(() => {
+      throw new Error('the "review the generated rubric" notification stayed after the proposal was accepted');
+    });
+    await ctx.runCommand('Notifications: Show Notifications');
+    const stale = page.locator('.notifications-center').filter({ hasText: 'generated rubric' });
+    expect((await stale.count()) === 0, 'no stale Accept/Discard notification in the notification centre');
+    await ctx.runCommand('Notifications: Hide Notifications');
     await page.locator('.tab').filter({ hasText: 'clarity.judge' }).first().click();
     await ctx.runCommand('File: Save');
     await page.locator('.monaco-editor .view-line').filter({ hasText: 'fake-judge' }).first().waitFor({ timeout: 20_000 });

@@ -35,7 +35,7 @@ export async function withFakeJudge(ctx: UiContext, rules: FakeRule[], body: (fa
  * The endpoint settings were written after the workbench loaded: Test Judge Connection, as a user
  * would, until the fake judge answers (the settings are live) or the deadline passes.
  */
-async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
+export async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await ctx.runCommand('Judge Studio: Test Judge Connection');
@@ -71,12 +71,26 @@ export async function historyRow(ctx: UiContext, text: RegExp): Promise<Locator>
   return row;
 }
 
+/**
+ * Gives the active editor the keyboard focus and waits until the status bar shows its cursor, so a
+ * command run next sees it as the active editor. A click on the text can miss (a toast or a hover
+ * over that spot, an editor still laying out): then its input area is focused directly.
+ */
+export async function focusEditor(ctx: UiContext): Promise<void> {
+  const editor = ctx.page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.waitFor({ timeout: 20_000 });
+  const clicked = await editor.locator('.view-lines').first().click({ position: { x: 5, y: 5 }, timeout: 5_000 }).then(() => true, () => false);
+  if (!clicked) await editor.locator('textarea').first().focus();
+  await ctx.page.locator('#status\\.editor\\.selection').waitFor({ timeout: 10_000 });
+}
+
 /** Puts the cursor of the active editor on 1-based `line` (keyboard only: view lines are not in DOM order). */
 export async function gotoLine(ctx: UiContext, line: number): Promise<void> {
-  await ctx.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  await focusEditor(ctx);
   await ctx.page.keyboard.press('Control+Home');
   for (let i = 1; i < line; i++) await ctx.page.keyboard.press('ArrowDown');
   await ctx.page.keyboard.press('Home');
+  await ctx.page.locator('#status\\.editor\\.selection', { hasText: `Ln ${line}, Col 1` }).waitFor({ timeout: 10_000 });
 }
 
 export function expect(condition: boolean, message: string): void {

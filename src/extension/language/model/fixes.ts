@@ -82,7 +82,7 @@ export function skeletonBody(t: ParsedTemplate, key: Known): string {
       return '- 5: ';
     }
     case 'evaluation_steps':
-      return '1. \n2. \n3. Write your justification first, then the verdict.';
+      return stepsSkeleton(t).map((step, i) => `${i + 1}. ${step}`).join('\n');
     case 'criteria':
       return '{{!-- What the judge looks for, and what matters most. --}}';
     case 'system':
@@ -92,6 +92,31 @@ export function skeletonBody(t: ParsedTemplate, key: Known): string {
     case 'output_format':
       return '{{!-- The exact reply format; without this section the engine appends it. --}}';
   }
+}
+
+/**
+ * Evaluation steps a judge can follow as they stand, written for this template's kind (and its
+ * criteria, when it declares several), to be sharpened by the author: an empty list helps no one.
+ */
+export function stepsSkeleton(t: ParsedTemplate): string[] {
+  const config = t.config;
+  if (config?.kind === 'pairwise') {
+    return [
+      'Read the prompt and both responses in full before judging either.',
+      'Check each response against the Criteria, noting what it gets right and what it misses.',
+      'Decide which response better meets the Criteria; ignore which one came first, their length and their tone.',
+      'Write your justification first, then the verdict.',
+    ];
+  }
+  const criteria = config?.kind === 'pointwise' ? (config.criteria ?? []).map((c) => c.name) : [];
+  return [
+    'Read the prompt and the response in full before judging.',
+    criteria.length
+      ? `For each criterion (${criteria.join(', ')}), quote the parts of the response that meet or miss it.`
+      : 'Check the response against each point of the Criteria, quoting the parts that meet or miss it.',
+    'Compare what you found with the Rubric and choose the score whose description fits best; when torn between two, choose the lower.',
+    'Write your justification first, then the score.',
+  ];
 }
 
 function scoresDescending(min: number, max: number): number[] {

@@ -137,3 +137,16 @@ export function resumable(entries: HistoryEntry[], template: string, dataset: st
   const last = batches[batches.length - 1];
   return last && last.interrupted ? last : undefined;
 }
+
+/**
+ * One batch per results file, the newest: a resumed run appends to the file the interrupted run
+ * wrote, so the newest entry's summary describes the whole file, the older ones only their part.
+ */
+export function newestPerResults<T extends { entry: BatchEntry; results: string }>(refs: readonly T[]): T[] {
+  const newest = new Map<string, T>();
+  for (const ref of refs) {
+    const seen = newest.get(ref.results);
+    if (!seen || ref.entry.time >= seen.entry.time) newest.set(ref.results, ref);
+  }
+  return [...newest.values()];
+}

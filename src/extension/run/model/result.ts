@@ -2,18 +2,9 @@
 // defensive: a line may come from an older version or a hand-edited file, so every column is
 // checked and a missing verdict is never shown as a score.
 import type { DimensionRow, PairPass, PanelView, ResultView, ViolationView } from '../../../protocol/run';
-import { isCriteriaOrTierColumn } from './criteria';
 
 export type Line = Record<string, unknown>;
 type Winner = 'A' | 'B' | 'TIE';
-
-/** Output columns the engine writes (no prefix); anything else under `metric/` is a template's extra reply field. */
-const KNOWN = new Set([
-  'score', 'justification', 'confidence', 'model', 'error', 'raw_replies', 'samples', 'score_mean', 'passes',
-  'pairwise_choice', 'position_consistent', 'degree', 'ranking_a', 'ranking_b', 'dimensions', 'rule_violations',
-  'human_rating', 'human_pairwise_choice', 'error_kind', 'repaired', 'template_hash', 'batch_id', 'judges', 'panel_agreement',
-  'flip_rate', 'score_sd', 'time', 'extra', 'sample_agreement', 'dimension_agreement', 'panel_majority', 'score_expected', 'self_judging',
-]);
 
 /**
  * The metric whose verdict a results line carries: the prefix of its `…/model` column (always
@@ -42,14 +33,21 @@ export function display(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 }
 
+/**
+ * Reply fields beyond the template's schema: the engine keeps them under `m/extra`, and nowhere
+ * else (design.md). Other `m/…` columns of the line may be the dataset's own (human labels such as
+ * `m/human_rating/<criterion>`, inputs of a results file judged again): never shown as the judge's.
+ */
 function extras(line: Line, metric: string): { name: string; value: string }[] {
-  const prefix = `${metric}/`;
-  const loose = Object.entries(line)
-    .filter(([k]) => k.startsWith(prefix) && !KNOWN.has(k.slice(prefix.length)) && !isCriteriaOrTierColumn(k.slice(prefix.length)))
-    .map(([k, v]) => ({ name: k.slice(prefix.length), value: display(v) }));
-  // Reply fields beyond the schema are kept under `m/extra` (older files wrote them as columns).
-  const extra = obj(line[`${prefix}extra`]);
-  return [...loose, ...Object.entries(extra ?? {}).map(([k, v]) => ({ name: k, value: display(v) }))];
+  const extra = obj(line[`${metric}/extra`]);
+  return Object.entries(extra ?? {}).map(([k, v]) => ({ name: k, value: display(v) }));
+}
+
+/** What a pointwise `m/confidence` measures: the share of a panel's judges or of the samples that gave the score. */
+function confidenceLabel(line: Line, metric: string): string {
+  if (Array.isArray(column(line, metric, 'judges'))) return 'Share of the panel that gave this score';
+  if (Array.isArray(column(line, metric, 'samples'))) return 'Agreement across samples';
+  return 'Confidence';
 }
 
 function pairPasses(value: unknown): PairPass[] {
@@ -74,6 +72,7 @@ const ERROR_TITLES: Record<string, string> = {
   cancelled: 'The run was cancelled',
   'no-majority': 'The samples gave no majority verdict',
   quorum: 'Too few judges of the panel answered',
+  internal: 'Judge Studio hit a bug on this row (please report it with the log)',
 };
 
 /** The headline for a failed row: by its error kind, never by the words of the message. */
@@ -114,7 +113,8 @@ export function resultView(line: Line, metric: string, scale: { min: number; max
   }
   const score = num(col('score'));
   if (score !== null) {
-    return { kind: 'pointwise', score, scale, justification: str(col('justification')), confidence: num(col('confidence')), extras: extras(line, metric), ...repaired };
+    const confidence = num(col('confidence'));
+    return { kind: 'pointwise', score, scale, justification: str(col('justification')), confidence, ...(confidence !== null ? { confidenceLabel: confidenceLabel(line, metric) } : {}), extras: extras(line, metric), ...repaired };
   }
   return null;
 }
