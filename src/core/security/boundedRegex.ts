@@ -9,7 +9,6 @@ type Engine = typeof import('re2js').RE2JS;
 let engine: Engine | undefined;
 /** Loaded on first use: most templates have no pattern, and the editor should not pay for it at start. */
 function re2(): Engine {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (engine ??= (require('re2js') as typeof import('re2js')).RE2JS);
 }
 
