@@ -8,7 +8,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunView } from '../../../src/protocol/run';
 import type { BatchEntry } from '../../../src/extension/run/model/history';
-import { templateHash } from '../../../src/core/results/keys';
+import { keyFields, rowKey, templateHash } from '../../../src/core/results/keys';
+import { isSkip, parseDataset } from '../../../src/core/dataset';
+import { parseTemplate } from '../../../src/core/template/parse';
 import { errorTitle } from '../../../src/extension/run/model/result';
 import { FakeOpenAI, pairSlots, reply, status, type RecordedRequest } from '../../support/fakeOpenAI';
 import { EXTENSION_ID, openJudge, until, workspaceFile } from './util';
@@ -263,7 +265,11 @@ describe('running a judge from the editor', () => {
     assert.ok(entry.summary.kind === 'pointwise');
     assert.equal(Object.values(entry.summary.scores).reduce((a, b) => a + b, 0), rows);
     assert.equal(historyLines('helpfulness').at(-1)?.id, entry.id);
-    await until('the results file to open', () => vscode.window.activeTextEditor?.document.uri.fsPath === workspaceFile(entry.results).fsPath);
+    // The results open in the Results Viewer (a custom editor), not as text.
+    await until('the results file to open in the Results Viewer', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputCustom && input.viewType === 'judgeStudio.results' && input.uri.fsPath === workspaceFile(entry.results).fsPath;
+    });
   });
 
   it('resumes an interrupted batch: only the missing rows are judged, into the same file', async () => {
@@ -274,7 +280,10 @@ describe('running a judge from the editor', () => {
     const metric = /^name:\s*(\S+)/m.exec(template)?.[1] ?? 'pass_fail';
     fs.mkdirSync(path.dirname(workspaceFile(resultsRel).fsPath), { recursive: true });
     const hash = templateHash(template);
-    fs.writeFileSync(workspaceFile(resultsRel).fsPath, `${JSON.stringify({ _row: 1, [`${metric}/score`]: 1, [`${metric}/model`]: 'x', [`${metric}/template_hash`]: hash })}\n`);
+    // Row 1's judgment, carrying row 1's identity: resume keeps a line only for the inputs it judged.
+    const first = parseDataset(fs.readFileSync(workspaceFile('pass_fail.csv').fsPath, 'utf8'), 'csv').find((i) => !isSkip(i) && i.row === 1) as { record: Record<string, unknown> };
+    const key = rowKey(first.record, keyFields(parseTemplate(template)));
+    fs.writeFileSync(workspaceFile(resultsRel).fsPath, `${JSON.stringify({ ...first.record, _row: 1, _key: key, [`${metric}/score`]: 1, [`${metric}/model`]: 'x', [`${metric}/template_hash`]: hash })}\n`);
     const interrupted: BatchEntry = {
       v: 1, type: 'batch', id: '20000101000000000-aaaaaa', time: '2000-01-01T00:00:00.000Z', template: 'pass_fail.judge', metric, kind: 'pointwise', model: 'x',
       dataset: 'pass_fail.csv', results: resultsRel, resumed: false, interrupted: true, rows: { judged: 1, ok: 1, failed: 0, skipped: 0, alreadyDone: 0 },
