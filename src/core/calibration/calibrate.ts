@@ -158,7 +158,7 @@ class Calibration {
       per_class: classes,
       skipped_by_reason: { ...s },
       labelled: this.labelled,
-      coverage: this.labelled > 0 ? Math.round((n / this.labelled) * 1e6) / 1e6 : null,
+      coverage: this.labelled > 0 ? n / this.labelled : null,
       failed_by_kind: { ...this.failedByKind },
       bias: pairwiseBias ?? this.pointwiseBias.result(),
       guidance: guidanceFor(kind, labels, classes, n, pairwiseBias),

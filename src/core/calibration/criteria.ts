@@ -76,8 +76,7 @@ export function disagreement(report: CalibrationReport, criterion: string): Crit
     }),
   );
   const n = report.n;
-  const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
-  return { criterion, n, mean_abs_diff: n ? r6(abs / n) : null, mean_diff: n ? r6(signed / n) : null };
+  return { criterion, n, mean_abs_diff: n ? abs / n : null, mean_diff: n ? signed / n : null };
 }
 
 export async function calibrateCriteria(open: () => Items, metric: string, names: readonly string[]): Promise<{ ok: true; value: CriteriaCalibration } | { ok: false; error: string }> {
@@ -107,7 +106,7 @@ export function formatCriteria(c: CriteriaCalibration): string {
   const m = c.most_disagreement;
   if (m && m.mean_diff !== null) {
     const dir = m.mean_diff > 0 ? 'higher' : m.mean_diff < 0 ? 'lower' : 'neither higher nor lower';
-    lines.push(`Most disagreement: ${m.criterion} (mean |judge − human| ${m.mean_abs_diff}; the judge scores ${dir} than humans on average by ${Math.abs(m.mean_diff)}).`);
+    lines.push(`Most disagreement: ${m.criterion} (mean |judge − human| ${f(m.mean_abs_diff).trim()}; the judge scores ${dir} than humans on average by ${f(Math.abs(m.mean_diff)).trim()}).`);
   }
   return `${lines.join('\n')}\n`;
 }
