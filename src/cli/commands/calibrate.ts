@@ -7,11 +7,11 @@ import { calibrate, checkMinimums, formatReport, parseMinimums, type Calibration
 import { describeFailure } from '../../core/calibration/thresholds';
 import { PanelCollector } from '../../core/calibration/panel';
 import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
-import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallView, type CriteriaCalibration } from '../../core/calibration/criteria';
-import { isSkip, type DatasetItem } from '../../core/dataset/types';
-import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
+import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallRecord, type CriteriaCalibration } from '../../core/calibration/criteria';
+import { readForCalibration } from '../../core/calibration/read';
+import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
+import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels, type JoinStats } from '../../core/labels';
-import { latestPerRow } from '../../core/results';
 import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
@@ -50,31 +50,12 @@ export const calibrateCommand: Command = async (args, io) => {
   const full = path.resolve(io.cwd, file);
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
-  // Resume appends retried rows: the last line per `_row` stands.
-  const open = () => latestPerRow(() => readDataset(full, { signal: io.signal }));
-  let items: ReturnType<typeof open> = open();
-  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
-  const criteria = (await looksLikeCriteria(open(), metric)) ? await findCriteria(open(), metric) : [];
-  if (criteria.length > 0) items = overallView(items, metric);
-  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
-  if (values.labels) {
-    const loaded = await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template);
-    const joined = joinLabels(items, metric, loaded.human, loaded.fields);
-    items = joined.items;
-    labels = { loaded, stats: joined.stats };
-  }
-  // Panels and samples: the judges' own verdicts and flip rates are collected on the same pass.
-  const panel = new PanelCollector(metric);
-  const source = items;
-  items = (async function* (): AsyncIterable<DatasetItem> {
-    for await (const item of source) {
-      if (!isSkip(item)) panel.add(item);
-      yield item;
-    }
-  })();
-  let outcome;
+  // The labels decide which key fields the join needs, so they are read before the file.
+  const loaded = values.labels ? await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template) : undefined;
+  // One pass over the file: each line slimmed to what the figures need, the last line per `_row` standing.
+  let all: Iterable<DatasetItem>;
   try {
-    outcome = await calibrate(items, metric);
+    all = await readForCalibration(full, { metric, ...(loaded ? { keys: { fields: loaded.fields } } : {}) }, { signal: io.signal });
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
@@ -83,6 +64,30 @@ export const calibrateCommand: Command = async (args, io) => {
     // Reading errors name the absolute path; show the file as the user typed it.
     throw new UsageError((e as Error).message.split(full).join(file));
   }
+  const open = () => all;
+  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
+  const criteria = looksLikeCriteria(all, metric) ? await findCriteria(all, metric) : [];
+  let items = criteria.length > 0 ? mapRecords(all, (r) => overallRecord(r, metric)) : all;
+  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
+  if (loaded) {
+    const joined = joinLabels(items, metric, loaded.human, loaded.fields);
+    const list: DatasetItem[] = [];
+    for await (const item of joined.items) list.push(item);
+    items = list;
+    labels = { loaded, stats: joined.stats };
+  }
+  // Panels and samples: the judges' own verdicts and flip rates, collected on the same pass.
+  const panel = new PanelCollector(metric);
+  const source = items;
+  items = {
+    *[Symbol.iterator]() {
+      for (const item of source) {
+        if (!isSkip(item)) panel.add(item);
+        yield item;
+      }
+    },
+  };
+  const outcome = await calibrate(items, metric);
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
       `${file}: its rows have no "_key" and the template is unknown, so labels cannot be joined; ` +
@@ -140,12 +145,21 @@ function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], 
 }
 
 /** The first readable row decides whether the file holds a multi-criterion judge's results. */
-async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
-  for await (const item of items) {
+function looksLikeCriteria(items: Iterable<DatasetItem>, metric: string): boolean {
+  for (const item of items) {
     if (isSkip(item)) continue;
     return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
   }
   return false;
+}
+
+/** The records of `items` through `f`, as an iterable that can be walked more than once. */
+function mapRecords(items: Iterable<DatasetItem>, f: (r: DatasetRecord) => DatasetRecord): Iterable<DatasetItem> {
+  return {
+    *[Symbol.iterator]() {
+      for (const item of items) yield isSkip(item) ? item : { ...item, record: f(item.record) };
+    },
+  };
 }
 
 /** The per-criterion report when the overall cannot be calibrated (no overall labels). */

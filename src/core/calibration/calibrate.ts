@@ -25,8 +25,17 @@ type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
 
 export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
   const run = new Calibration(metric, opts.maxNotes ?? 20);
+  const step = (item: DatasetItem): string | undefined => (isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item));
+  if (Symbol.iterator in items) {
+    // Rows already in memory (a file read in one pass): no await per row.
+    for (const item of items) {
+      const error = step(item);
+      if (error !== undefined) return { ok: false, error };
+    }
+    return run.finish();
+  }
   for await (const item of items) {
-    const error = isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item);
+    const error = step(item);
     if (error !== undefined) return { ok: false, error };
   }
   return run.finish();
@@ -51,6 +60,9 @@ class Calibration {
   private readonly otherMetrics = new Set<string>();
   private labelled = 0;
   private readonly failedByKind: Record<string, number> = {};
+  // Column names made once: a key built per row costs more than the lookup.
+  private readonly errorColumn: string;
+  private readonly errorKindColumn: string;
 
   constructor(
     private readonly metric: string,
@@ -58,6 +70,8 @@ class Calibration {
   ) {
     this.pairwiseBias = new PairwiseBiasCounter(metric);
     this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
+    this.errorColumn = `${metric}/error`;
+    this.errorKindColumn = `${metric}/error_kind`;
   }
 
   unreadable(row: number, line: number, error: string): undefined {
@@ -103,8 +117,8 @@ class Calibration {
   private countCoverage(record: DatasetRecord, labelled: boolean): void {
     if (!labelled) return;
     this.labelled++;
-    if (isBlank(record[`${this.metric}/error`])) return;
-    const kind = record[`${this.metric}/error_kind`];
+    if (isBlank(record[this.errorColumn])) return;
+    const kind = record[this.errorKindColumn];
     const key = typeof kind === 'string' && /^[a-z-]{1,40}$/.test(kind) ? kind : 'unknown';
     this.failedByKind[key] = (this.failedByKind[key] ?? 0) + 1;
   }
@@ -220,7 +234,7 @@ class Calibration {
       this.note(item.row, item.line, `"${column}" is ${label.shown}, not ${expected}; the row is skipped`);
     }
     if (invalid) this.skips.invalid_label++;
-    else if (judge === MISSING && !isBlank(item.record[`${this.metric}/error`])) this.skips.judge_error++;
+    else if (judge === MISSING && !isBlank(item.record[this.errorColumn])) this.skips.judge_error++;
     else this.skips.missing_label++;
   }
 
