@@ -1,76 +1,69 @@
 // Reading a results file for calibration in one pass: every line is parsed once, slimmed to what
 // the figures need (slim.ts), and the last line per `_row` stands (resume appends retried rows).
 // The CLI and the editor's calibration view both keep their rows in a LatestRows.
-import type { DatasetItem, DatasetRecord, DatasetRow, DatasetSkip } from '../dataset/types';
+import type { DatasetItem, DatasetRow, DatasetSkip } from '../dataset/types';
 import { isSkip } from '../dataset/types';
 import { readDatasetBatches } from '../dataset';
 import { rowOf } from '../results/latest';
-import { LENGTH_OF, TEXT_FIELDS } from './bias';
-import { Slimmer, type SlimSpec } from './slim';
+import { Slimmer, storedIndex, type SlimSpec } from './slim';
+import type { SlimRows } from './store';
 
-/** Distinct slim records shared between rows; past this, rows keep their own. */
-const INTERN_LIMIT = 1 << 16;
-/** Longer text values are never part of a shared record. */
-const INTERN_TEXT = 64;
-const MAX_INT32 = 2 ** 31 - 1;
-const SKIP = -1;
+const DEAD = -1;
+const SKIP = 0;
+const RECORD = 1;
+const STORED_ROW = 2;
 
 /**
  * The items of a file, in file order, where a later line of the same `_row` replaces the earlier
  * one (which drops out of the order, as the two-pass `latestPerRow` does). Lines without `_row`
  * and unreadable lines all stay. Rows can be added as a file grows.
  *
- * With `share`, rows whose slim records are equal but for `_row` share one record (a million rows
- * of a 1–5 scale hold a few hundred distinct ones), so memory and garbage collection do not grow
- * with every row's object; iterating gives each row its own copy with its `_row` back.
+ * With a `store`, rows the reader kept there (slim.ts) are held as its values, not as records;
+ * iterating gives each such row a record of its own, equal to the one JSON.parse would have led to.
  */
 export class LatestRows implements Iterable<DatasetItem> {
-  private slots: (DatasetRecord | DatasetSkip | undefined)[] = [];
+  /** Rows and skips as they were added (undefined once replaced); rows in the store are not here. */
+  private objects: (DatasetItem | undefined)[] = [];
+  private kinds: Int8Array = new Int8Array(1024);
   private fileRows: Int32Array = new Int32Array(1024);
   private lines: Int32Array = new Int32Array(1024);
-  /** `_row` of a shared record; 0: the record is the row's own; -1: an unreadable line. */
-  private runRows: Int32Array = new Int32Array(1024);
-  private at = new RowIndex();
-  private readonly shared = new Map<string, DatasetRecord>();
+  /** Index in `objects`, or in the store for a stored row. */
+  private refs: Int32Array = new Int32Array(1024);
+  private readonly at = new RowIndex();
+  private count = 0;
   private replaced = 0;
-  private live = 0;
 
-  constructor(private readonly share = false) {}
+  constructor(private readonly store?: SlimRows) {}
 
   add(item: DatasetItem): void {
-    const i = this.slots.length;
-    if (i === this.fileRows.length) this.grow();
+    const i = this.count++;
+    if (i === this.kinds.length) this.grow();
     this.fileRows[i] = item.row;
     this.lines[i] = item.line;
-    this.live++;
-    if (isSkip(item)) {
-      this.slots.push(item);
-      this.runRows[i] = SKIP;
-      return;
-    }
-    const row = rowOf(item.record);
-    if (row !== undefined) {
-      const earlier = this.at.get(row);
-      if (earlier !== undefined) {
-        this.slots[earlier] = undefined;
-        this.replaced++;
-        this.live--;
-      }
-      this.at.set(row, i);
-    }
-    const record = this.share ? this.sharedRecord(item.record, row) : undefined;
-    if (record === undefined) {
-      this.slots.push(item.record);
-      this.runRows[i] = 0;
+    if (isSkip(item)) return this.keep(i, SKIP, item);
+    const index = this.store ? storedIndex(item.record) : undefined;
+    let row: number | undefined;
+    if (index !== undefined) {
+      this.kinds[i] = STORED_ROW;
+      this.refs[i] = index;
+      row = rowOf({ _row: this.store!.runRow(index) });
     } else {
-      this.slots.push(record);
-      this.runRows[i] = row ?? 0;
+      this.keep(i, RECORD, item);
+      row = rowOf(item.record);
     }
+    if (row === undefined) return;
+    const earlier = this.at.get(row);
+    if (earlier !== undefined) {
+      if (this.kinds[earlier] !== STORED_ROW) this.objects[this.refs[earlier]!] = undefined;
+      this.kinds[earlier] = DEAD;
+      this.replaced++;
+    }
+    this.at.set(row, i);
   }
 
   /** Standing items. */
   get size(): number {
-    return this.live;
+    return this.count - this.replaced;
   }
 
   /** How many lines a later line of their `_row` replaced. */
@@ -79,17 +72,11 @@ export class LatestRows implements Iterable<DatasetItem> {
   }
 
   *[Symbol.iterator](): Iterator<DatasetItem> {
-    const { slots, fileRows, lines, runRows } = this;
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i];
-      if (slot === undefined) continue;
-      const run = runRows[i]!;
-      if (run === SKIP) {
-        yield slot as DatasetSkip;
-        continue;
-      }
-      const record = slot as DatasetRecord;
-      yield { row: fileRows[i]!, line: lines[i]!, record: run === 0 ? record : { _row: run, ...record } };
+    const { kinds, fileRows, lines, refs, objects, store } = this;
+    for (let i = 0; i < this.count; i++) {
+      const kind = kinds[i];
+      if (kind === SKIP || kind === RECORD) yield objects[refs[i]!]!;
+      else if (kind === STORED_ROW) yield { row: fileRows[i]!, line: lines[i]!, record: store!.record(refs[i]!) };
     }
   }
 
@@ -104,8 +91,17 @@ export class LatestRows implements Iterable<DatasetItem> {
     return { rows, skipped };
   }
 
+  private keep(i: number, kind: number, value: DatasetItem): void {
+    this.kinds[i] = kind;
+    this.refs[i] = this.objects.length;
+    this.objects.push(value);
+  }
+
   private grow(): void {
-    const size = this.fileRows.length * 2;
+    const size = this.kinds.length * 2;
+    const kinds = new Int8Array(size);
+    kinds.set(this.kinds);
+    this.kinds = kinds;
     const widen = (a: Int32Array): Int32Array => {
       const b = new Int32Array(size);
       b.set(a);
@@ -113,50 +109,7 @@ export class LatestRows implements Iterable<DatasetItem> {
     };
     this.fileRows = widen(this.fileRows);
     this.lines = widen(this.lines);
-    this.runRows = widen(this.runRows);
-  }
-
-  /**
-   * The shared record equal to `record` without its `_row`, or undefined when the row keeps its own:
-   * a `_row` that is not a small positive integer, a value that is not a short text, number,
-   * boolean or null, a flip rate (the stability figures name rows), or a full table.
-   */
-  private sharedRecord(record: DatasetRecord, row: number | undefined): DatasetRecord | undefined {
-    if (Object.hasOwn(record, '_row') && (row === undefined || row > MAX_INT32)) return undefined;
-    let signature = '';
-    for (const key of Object.keys(record)) {
-      if (key === '_row') continue;
-      if (key.endsWith('/flip_rate')) return undefined;
-      const part = valuePart(record[key]);
-      if (part === undefined) return undefined;
-      signature += `${key.length}:${key}${part}`;
-    }
-    for (let f = 0; f < TEXT_FIELDS.length; f++) {
-      const n = (record as Record<symbol, unknown>)[LENGTH_OF[TEXT_FIELDS[f]!]];
-      if (typeof n === 'number') signature += `#${f}:${n}`;
-    }
-    const known = this.shared.get(signature);
-    if (known !== undefined) return known;
-    if (this.shared.size >= INTERN_LIMIT) return undefined;
-    const { _row: _dropped, ...rest } = record;
-    this.shared.set(signature, rest);
-    return rest;
-  }
-}
-
-/** A value's part of a shared record's signature; undefined for a value that is never shared. */
-function valuePart(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'number':
-      return Object.is(value, -0) ? 'z' : `n${value};`;
-    case 'string':
-      return value.length > INTERN_TEXT ? undefined : `s${value.length}:${value}`;
-    case 'boolean':
-      return value ? 't' : 'f';
-    case 'object':
-      return value === null ? 'u' : undefined;
-    default:
-      return undefined;
+    this.refs = widen(this.refs);
   }
 }
 
@@ -206,16 +159,17 @@ class RowIndex {
  * order, unreadable lines included. Throws an Error naming the file when it cannot be read.
  */
 export async function readForCalibration(file: string, spec: SlimSpec, opts: { signal?: AbortSignal } = {}): Promise<LatestRows> {
-  const latest = new LatestRows(true);
-  for await (const batch of readDatasetBatches(file, { ...opts, shape: new Slimmer(spec) })) {
+  const slimmer = new Slimmer(spec);
+  const latest = new LatestRows(slimmer.store);
+  for await (const batch of readDatasetBatches(file, { ...opts, shape: slimmer })) {
     for (const item of batch) latest.add(item);
   }
   return latest;
 }
 
-/** The latest line per `_row` of items already in memory (the editor's whole-file read). */
-export function latestRows(items: Iterable<DatasetItem>): { rows: DatasetRow[]; skipped: DatasetSkip[] } {
+/** The latest line per `_row` of rows already in memory (the editor's whole-file read): the same array when none was replaced. */
+export function latestRows(rows: DatasetRow[]): DatasetRow[] {
   const latest = new LatestRows();
-  for (const item of items) latest.add(item);
-  return latest.split();
+  for (const row of rows) latest.add(row);
+  return latest.replacedCount === 0 ? rows : latest.split().rows;
 }

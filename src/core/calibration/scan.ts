@@ -10,8 +10,11 @@ export const LITERAL = 3;
 export const NESTED = 4;
 export type ValueType = typeof STRING | typeof NUMBER | typeof LITERAL | typeof NESTED;
 
-/** One member: the key (decoded) and where its value is in the text, `[start, end)`. */
-export type Member = (key: string, start: number, end: number, type: ValueType, escaped: boolean) => void;
+/**
+ * One member, by where its key (quotes included) and its value are in the text, `[start, end)`;
+ * `keyEscaped`/`escaped`: the key/the string value holds an escape, so it must be decoded.
+ */
+export type Member = (keyStart: number, keyEnd: number, keyEscaped: boolean, start: number, end: number, type: ValueType, escaped: boolean) => void;
 
 // Characters below U+0020 are invalid inside strings; outside them JSON allows tab, LF and CR,
 // which a line never holds but for a tab: such rare lines go to JSON.parse.
@@ -48,9 +51,10 @@ export class ObjectScanner {
     if (text.charCodeAt(i) === CLOSE_BRACE) return spaces(text, i + 1) === text.length;
     for (;;) {
       if (text.charCodeAt(i) !== QUOTE) return false;
+      const keyStart = i;
       const keyEnd = this.string(i);
       if (keyEnd < 0) return false;
-      const key = this.escaped ? (JSON.parse(text.slice(i, keyEnd)) as string) : text.slice(i + 1, keyEnd - 1);
+      const keyEscaped = this.escaped;
       i = spaces(text, keyEnd);
       if (text.charCodeAt(i) !== COLON) return false;
       i = spaces(text, i + 1);
@@ -74,7 +78,7 @@ export class ObjectScanner {
         }
       }
       if (end < 0) return false;
-      member(key, start, end, type, this.escaped);
+      member(keyStart, keyEnd, keyEscaped, start, end, type, this.escaped);
       i = spaces(text, end);
       const d = text.charCodeAt(i);
       if (d === COMMA) i = spaces(text, i + 1);
