@@ -6,7 +6,7 @@ import { keyOf } from '../labels/queue';
 import { LIMITS, type DatasetRecord, type RecordShape } from '../dataset/types';
 import { codePointLength, textLength, type TextField } from './bias';
 import { ColumnSet, keptValue, put, setKept, type Column } from './columns';
-import { LITERAL, NESTED, NUMBER, ObjectScanner, STRING, type ValueType } from './scan';
+import { LITERAL, NESTED, NUMBER, ObjectScanner, STRING, type ValueType } from '../dataset/scan';
 import { SlimRows } from './store';
 
 export interface SlimSpec {

@@ -3,7 +3,8 @@
 // and fsync each line, pause through outages, and say how the run ended. Front ends add progress
 // and cancellation through hooks; none of them opens, scans or writes results files itself.
 import { promises as fs } from 'node:fs';
-import { readDataset } from '../../dataset';
+import { LIMITS, readDataset } from '../../dataset';
+import { countingShape } from '../../dataset/scan';
 import type { DatasetItem, DatasetSkip } from '../../dataset/types';
 import { isSkip } from '../../dataset/types';
 import type { JudgeCache } from '../engine/cache';
@@ -106,10 +107,12 @@ export async function runPipeline(opts: PipelineOptions): Promise<PipelineResult
   };
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const open = (signal: AbortSignal) => (opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal }));
+  // Counting reads each line without parsing it (countingShape): a row with a huge field costs no parsed copy.
+  const open = (signal: AbortSignal, count = false) =>
+    opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal, ...(count ? { shape: countingShape(LIMITS.depth) } : {}) });
 
   try {
-    stats.total = await countRows(open(stop.signal), opts.rows, scan?.done);
+    stats.total = await countRows(open(stop.signal, true), opts.rows, scan?.done);
     opts.onStart?.(stats, scan);
     const gate = new OutageGate(opts.outage, {
       onChange: (state) => {
