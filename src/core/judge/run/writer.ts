@@ -1,5 +1,6 @@
 // The results file writer: one JSON line per row, appended with a single write each so a crash
 // leaves whole lines only (--resume cuts off a torn last line, see scan.ts).
+import { holdsLargeText, jsonChunks } from '../../jsonWrite';
 import * as fsSync from 'node:fs';
 
 type WriterFs = Pick<typeof fsSync, 'openSync' | 'writeFileSync' | 'fsyncSync' | 'closeSync'>;
@@ -50,7 +51,10 @@ export class ResultsWriter {
     if (this.fd === undefined) throw new Error(`${this.file}: results file already closed`);
     try {
       // writeFileSync on an fd loops until every byte is written, unlike a bare writeSync.
-      this.fs.writeFileSync(this.fd, `${JSON.stringify(line)}\n`);
+      // A line with a huge field goes out in small chunks (jsonChunks): no whole copy of it as
+      // text and again as bytes. A crash mid-line tears it either way; --resume cuts a torn line.
+      if (holdsLargeText(line)) for (const chunk of jsonChunks(line, '\n')) this.fs.writeFileSync(this.fd, chunk);
+      else this.fs.writeFileSync(this.fd, `${JSON.stringify(line)}\n`);
       this.written++;
       this.sinceSync++;
       if (this.sinceSync >= (this.opts.checkpointRows ?? 100) || this.now() - this.lastSync >= (this.opts.checkpointMs ?? 5_000)) this.sync();

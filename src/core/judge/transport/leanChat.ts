@@ -3,6 +3,7 @@
 // CPU per call as everything else in a run. Behaviour stays the SDK's: the URL and headers are the
 // ones the SDK builds (asked once per model, so Azure's deployment paths come out the same), and
 // failures are the SDK's own error classes, built the way it builds them, so errors.ts maps them.
+import { holdsLargeText, jsonStream } from '../../jsonWrite';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 
@@ -28,7 +29,7 @@ export class LeanChat {
     if (callerSignal?.aborted) throw new APIUserAbortError();
     let response: Response;
     try {
-      response = await this.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      response = await this.fetch(url, { method: 'POST', ...requestBody(headers, body), signal });
     } catch (e) {
       if (callerSignal?.aborted) throw new APIUserAbortError();
       const err = e instanceof Error ? e : new Error(String(e));
@@ -65,6 +66,18 @@ export class LeanChat {
     }
     return route;
   }
+}
+
+/**
+ * The body as JSON text; with a huge text in it (a 50 MB field), as a stream of bytes made piece
+ * by piece with its content-length, so neither a second copy of the text nor of its bytes is made.
+ */
+function requestBody(headers: Headers, body: Record<string, unknown>): { headers: Headers; body: BodyInit; duplex?: 'half'; redirect?: RequestRedirect } {
+  if (!holdsLargeText(body)) return { headers, body: JSON.stringify(body) };
+  const { stream, length } = jsonStream(body);
+  const sized = new Headers(headers);
+  sized.set('content-length', String(length));
+  return { headers: sized, body: stream, duplex: 'half', redirect: 'error' };
 }
 
 function safeJSON(text: string): Object | undefined {
