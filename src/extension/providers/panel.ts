@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { checkEndpoint, endpointScope } from '../../core/judge/transport/endpoint';
 import type { JudgeSettings } from '../../core/judge/engine/pass';
-import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
+import { LazyOpenAIClient } from '../lazyClient';
 import { memberLabels, type Panel } from '../../core/judge/panel/panel';
 import type { TemplateConfig } from '../../core/template/types';
 import type { Studio } from '../studio';
@@ -33,7 +33,7 @@ export async function resolvePanel(studio: Studio, config: TemplateConfig, setti
     const check = checkEndpoint(m.baseURL, { sendsCredentials: lookup.key !== undefined, flag: `panel judge ${m.model}` });
     if (!check.ok) return { ok: false, message: check.message.replace(/, or pass --allow-insecure-http.*$/, '') };
     const secrets = [...(lookup.key !== undefined ? [lookup.key] : []), ...Object.values(m.headers)];
-    const inner = new OpenAICompatibleClient({
+    const inner = new LazyOpenAIClient({
       baseURL: m.baseURL,
       ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}),
       headers: m.headers,
