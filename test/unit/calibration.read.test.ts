@@ -73,6 +73,52 @@ describe('calibration reader: the line scan', () => {
     }
   });
 
+  it('reads lines of one shape (the template path) exactly as JSON.parse does, broken ones included', () => {
+    const rng = mulberry32(0x7e3);
+    const texts = [...TEXTS, 'plain answer', 'tab\there', '\u0000', 'quote " inside', 'back\\slash', '😀'.repeat(20)];
+    const numbers = ['1', '5', '-0', '3.5', '1e2', '1E-2', '0.25', '99', '01', '1.', '-', '2e', '+1', '0x1', 'null', 'true', '"4"', '[4]'];
+    const lines: string[] = [];
+    for (let i = 1; i <= 3000; i++) {
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+      // Mostly one shape, so the template reads most lines; now and then a value it must refuse.
+      const odd = () => rng() < 0.04;
+      const score = () => (odd() ? pick(numbers) : pick(numbers.slice(0, 7)));
+      const response = odd() ? pick([`"raw ${pick(['\t', '\u0001', '\\x', '\\u12'])}"`, 'null', '7']) : JSON.stringify(`answer ${i} ${pick(texts)}`);
+      let line = `{"prompt":${JSON.stringify(`q${i}`)},"response":${response},"_row":${odd() ? pick(numbers) : i},"q/score":${score()},"q/human_rating":${score()},"q/error":${odd() ? pick(['null', '1', '"\\n"']) : pick(['""', '" "', '"timeout"'])}}`;
+      const r = rng();
+      if (r < 0.01) line = line.replace(',', ' ,');
+      else if (r < 0.02) line = line.replace('"_row"', '"_r\\u006fw"');
+      else if (r < 0.03) line = line.slice(0, -1);
+      lines.push(line);
+    }
+    const file = lines.join('\n');
+    assert.deepStrictEqual(read(file, { metric: 'q' }, true), read(file, { metric: 'q' }, false));
+  });
+
+  it('refuses, on the template path, every value of the right place that JSON does not allow', () => {
+    const bad = ['01', '1.', '-', '2e', '+1', '.5', '0x1', 'NaN', 'tru', '"\t"', '"\u0001"', '"\\x"', '"\\u12"', '"\\', '1 ', ' 1'];
+    const good = ['0', '-0', '3.25', '1e2', '1E-2', '"A"', '"\\u0041"', 'true', 'null'];
+    const lines: string[] = [];
+    for (const [k, v] of [...bad, ...good].entries()) {
+      for (let j = 0; j < 5; j++) lines.push(`{"prompt":"q","response":"a b","_row":${k * 10 + j + 1},"q/score":3,"q/human_rating":4}`);
+      lines.push(`{"prompt":"q","response":"a b","_row":${k * 10 + 6},"q/score":${v},"q/human_rating":4}`);
+      lines.push(`{"prompt":"q","response":${v},"_row":${k * 10 + 7},"q/score":3,"q/human_rating":4}`);
+    }
+    const file = lines.join('\n');
+    const scanned = read(file, { metric: 'q' }, true);
+    assert.deepStrictEqual(scanned, read(file, { metric: 'q' }, false));
+    const invalid = lines.filter((l) => {
+      try {
+        JSON.parse(l);
+        return false;
+      } catch {
+        return true;
+      }
+    }).length;
+    assert.ok(invalid > bad.length, `${invalid} invalid lines`);
+    assert.equal(scanned.filter((i) => 'error' in i).length, invalid);
+  });
+
   it('is not fooled by a column name inside a text, and decodes escaped names', () => {
     const text = '{"response":"\\"q/score\\": 5, \\"_row\\": 9","q\\u002fscore":2,"q/human_rating":2,"_row":1}';
     const [item] = read(text, { metric: 'q' }, true);

@@ -55,10 +55,11 @@ export const LENGTH_OF: Readonly<Record<TextField, symbol>> = {
 
 /** The length in code points of a text field, from the text or from the length kept in its place. */
 export function textLength(record: DatasetRecord, field: TextField): number | undefined {
-  const value = record[field];
-  if (typeof value === 'string') return codePointLength(value);
+  // A slim record has the length and never the text; a full record, the other way round.
   const kept = (record as Record<symbol, unknown>)[LENGTH_OF[field]];
-  return typeof kept === 'number' ? kept : undefined;
+  if (typeof kept === 'number') return kept;
+  const value = record[field];
+  return typeof value === 'string' ? codePointLength(value) : undefined;
 }
 
 /** The lengths of the two responses of a pairwise row: response_a/response_b, or Vertex's baseline_model_response (A) and response (B). */

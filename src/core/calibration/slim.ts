@@ -8,6 +8,7 @@ import { codePointLength, textLength, type TextField } from './bias';
 import { ColumnSet, keptValue, put, setKept, type Column } from './columns';
 import { LITERAL, NESTED, NUMBER, ObjectScanner, STRING, type ValueType } from '../dataset/scan';
 import { SlimRows } from './store';
+import { LineTemplate, type ShapeMember } from './template';
 
 export interface SlimSpec {
   /** The metric being calibrated (for a multi-criterion judge, its base name). */
@@ -21,6 +22,10 @@ export const STORED: unique symbol = Symbol('row in the slim store');
 
 /** Members remembered by position, to recognise the next line's keys without slicing them out. */
 const PREDICTED = 256;
+/** Longer lines are left to the scan: its indexOf is faster than a regular expression over megabytes. */
+const TEMPLATE_CHARS = 1 << 20;
+/** Templates made from lines of new shapes before the file is left to the scan alone. */
+const TEMPLATES = 64;
 
 export class Slimmer implements RecordShape {
   readonly store = new SlimRows();
@@ -35,6 +40,10 @@ export class Slimmer implements RecordShape {
   private readonly keptValues: unknown[] = [];
   private rawKey: unknown;
   private hasKey = false;
+  /** The shape of the line last read by the scan, when a template may be made from it. */
+  private lineShape: ShapeMember[] | undefined;
+  private template: LineTemplate | undefined;
+  private templatesMade = 0;
 
   constructor(
     readonly spec: SlimSpec,
@@ -51,6 +60,26 @@ export class Slimmer implements RecordShape {
    * row): the reader then parses it and calls `shape`.
    */
   fromLine(text: string): DatasetRecord | undefined {
+    // A line of the shape of the last one the scan read: one native match (template.ts).
+    const template = this.template;
+    if (template && text.length <= TEMPLATE_CHARS && template.match(text, this.keptValues)) return this.stored(template.columns, template.columns.length);
+    // Joining labels needs each row's key, which only the scan handles: no templates then.
+    this.lineShape = this.spec.keys === undefined && this.templatesMade < TEMPLATES ? [] : undefined;
+    const record = this.scanned(text);
+    const shape = this.lineShape;
+    this.lineShape = undefined;
+    if (record !== undefined && shape !== undefined && text.length <= TEMPLATE_CHARS) {
+      const made = LineTemplate.from(shape);
+      // A line with white space between its tokens is not matched by its own template: then none.
+      if (made?.match(text, [])) {
+        this.template = made;
+        this.templatesMade++;
+      }
+    }
+    return record;
+  }
+
+  private scanned(text: string): DatasetRecord | undefined {
     this.text = text;
     this.ordinal = 0;
     this.kept = 0;
@@ -67,10 +96,15 @@ export class Slimmer implements RecordShape {
       else if (keys.fields) return undefined;
       else if (this.hasKey) this.keep(this.columns.get('_key'), this.rawKey);
     }
-    const index = this.store.add(this.keptColumns, this.keptValues, this.kept);
+    return this.stored(this.keptColumns, this.kept);
+  }
+
+  /** The first `n` kept values in the store (a stand-in record), or as a record when it is full. */
+  private stored(columns: readonly Column[], n: number): DatasetRecord {
+    const index = this.store.add(columns, this.keptValues, n);
     if (index !== undefined) return { [STORED]: index } as unknown as DatasetRecord;
     const out: DatasetRecord = {};
-    for (let k = 0; k < this.kept; k++) setKept(out, this.keptColumns[k]!, this.keptValues[k]);
+    for (let k = 0; k < n; k++) setKept(out, columns[k]!, this.keptValues[k]);
     return out;
   }
 
@@ -96,6 +130,10 @@ export class Slimmer implements RecordShape {
   private readonly member = (keyStart: number, keyEnd: number, keyEscaped: boolean, start: number, end: number, type: ValueType, escaped: boolean): void => {
     const column = this.columnAt(keyStart, keyEnd, keyEscaped);
     const t = this.text;
+    if (this.lineShape) {
+      if (keyEscaped) this.lineShape = undefined;
+      else this.lineShape.push({ rawKey: column.key, column, type });
+    }
     switch (column.keep) {
       case 'drop':
         return;

@@ -14,23 +14,32 @@ const CODED_TEXT = 64;
 /** Code of a value kept in the column's map (a list, an object, a long text). */
 const OTHER = 0xffff;
 
-/** One kept column of a layout: numbers in `numbers`; anything else by a code. */
+/**
+ * One kept column of a layout: 32-bit integers (labels, lengths, `_row`) in `ints` until another
+ * number comes, then all numbers in `floats`; anything else by a code, once a column has one.
+ */
 class ValueColumn {
-  numbers: Float64Array;
-  /** 0: the value is numbers[r]; 1…MAX_CODES: values[code]; OTHER: others.get(r). */
-  codes: Uint16Array;
+  private ints: Int32Array;
+  private floats: Float64Array | undefined;
+  /** 0 (or none): the value is a number; 1…MAX_CODES: values[code]; OTHER: others.get(r). */
+  private codes: Uint16Array | undefined;
   private readonly coded = new Map<unknown, number>();
   private readonly values: unknown[] = [undefined];
   private others: Map<number, unknown> | undefined;
 
-  constructor(size: number) {
-    this.numbers = new Float64Array(size);
-    this.codes = new Uint16Array(size);
+  constructor(private size: number) {
+    this.ints = new Int32Array(size);
   }
 
   set(r: number, value: unknown): void {
     if (typeof value === 'number') {
-      this.numbers[r] = value;
+      if (this.floats) this.floats[r] = value;
+      else if ((value | 0) === value && !Object.is(value, -0)) this.ints[r] = value;
+      else {
+        this.floats = Float64Array.from(this.ints);
+        this.floats[r] = value;
+      }
+      if (this.codes) this.codes[r] = 0;
       return;
     }
     let code = this.coded.get(value);
@@ -43,23 +52,26 @@ class ValueColumn {
       (this.others ??= new Map()).set(r, value);
       code = OTHER;
     }
-    this.codes[r] = code;
+    (this.codes ??= new Uint16Array(this.size))[r] = code;
   }
 
   get(r: number): unknown {
-    const code = this.codes[r]!;
-    if (code === 0) return this.numbers[r];
+    const code = this.codes ? this.codes[r]! : 0;
+    if (code === 0) return this.floats ? this.floats[r] : this.ints[r];
     return code === OTHER ? this.others?.get(r) : this.values[code];
   }
 
   grow(size: number): void {
-    const numbers = new Float64Array(size);
-    numbers.set(this.numbers);
-    this.numbers = numbers;
-    const codes = new Uint16Array(size);
-    codes.set(this.codes);
-    this.codes = codes;
+    this.size = size;
+    this.ints = widen(this.ints, new Int32Array(size));
+    if (this.floats) this.floats = widen(this.floats, new Float64Array(size));
+    if (this.codes) this.codes = widen(this.codes, new Uint16Array(size));
   }
+}
+
+function widen<T extends Int32Array | Float64Array | Uint16Array>(from: T, to: T): T {
+  to.set(from as never);
+  return to;
 }
 
 function codable(value: unknown): boolean {
