@@ -9,6 +9,8 @@ import { PanelCollector } from '../../core/calibration/panel';
 import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
 import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallRecord, type CriteriaCalibration } from '../../core/calibration/criteria';
 import { readForCalibration } from '../../core/calibration/read';
+import { unscaledHint } from '../../core/calibration/scale';
+import { labelScale } from './calibrateScale';
 import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels, type JoinStats } from '../../core/labels';
@@ -87,7 +89,9 @@ export const calibrateCommand: Command = async (args, io) => {
       }
     },
   };
-  const outcome = await calibrate(items, metric);
+  // With the template's scale known, a label outside it is refused, naming its row and line.
+  const scale = await labelScale(io, file, metric, values.template, all);
+  const outcome = await calibrate(items, metric, scale ? { scale } : {});
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
       `${file}: its rows have no "_key" and the template is unknown, so labels cannot be joined; ` +
@@ -101,6 +105,8 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
+  const hint = scale ? undefined : unscaledHint(outcome.report);
+  if (hint) io.stderr(`calibrate: ${file}: ${hint}\n`);
   if (outcome.report.n === 0) {
     const r = outcome.report;
     throw new UsageError(

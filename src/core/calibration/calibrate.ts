@@ -14,17 +14,20 @@ import {
 } from './confusion';
 import { guidanceFor } from './guidance';
 import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
+import { kindMismatch, outsideScale, type LabelScale } from './scale';
 import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, SkipReasons } from './types';
 
 export interface CalibrateOptions {
   /** Notes (unreadable rows, labels that are not labels) kept for stderr; the rest are only counted. */
   maxNotes?: number;
+  /** The labels the template allows: a label outside them is an error naming its row, not a class. */
+  scale?: LabelScale;
 }
 
 type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
 
 export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
-  const run = new Calibration(metric, opts.maxNotes ?? 20);
+  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.scale);
   const step = (item: DatasetItem): string | undefined => (isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item));
   if (Symbol.iterator in items) {
     // Rows already in memory (a file read in one pass): no await per row.
@@ -67,6 +70,7 @@ class Calibration {
   constructor(
     private readonly metric: string,
     private readonly maxNotes: number,
+    private readonly scale: LabelScale | undefined,
   ) {
     this.pairwiseBias = new PairwiseBiasCounter(metric);
     this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
@@ -86,6 +90,10 @@ class Calibration {
     if (this.kind === undefined) {
       const error = this.detectKind(item);
       if (error !== undefined) return error;
+      if (this.kind !== undefined && this.scale) {
+        const mismatch = kindMismatch(this.scale, this.kind);
+        if (mismatch !== undefined) return mismatch;
+      }
     }
     const columns = this.columns;
     if (columns === undefined) {
@@ -98,6 +106,8 @@ class Calibration {
     if (this.kind === 'pointwise') {
       const human = parseRating(record[columns.human]);
       const judge = parseRating(record[columns.judge]);
+      const outside = this.outside(item, columns, human, judge);
+      if (outside !== undefined) return outside;
       this.countCoverage(record, isLabel(human));
       this.pointwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pointwise.add(human, judge);
@@ -105,12 +115,22 @@ class Calibration {
     } else {
       const human = parseChoice(record[columns.human]);
       const judge = parseChoice(record[columns.judge]);
+      const outside = this.outside(item, columns, human, judge);
+      if (outside !== undefined) return outside;
       this.countCoverage(record, isLabel(human));
       this.pairwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pairwise.add(human, judge);
       else this.skip(item, human, judge);
     }
     return undefined;
+  }
+
+  /** With the template's scale known, a label outside it stops the calibration, naming its row. */
+  private outside<T>(item: DatasetRow, columns: Columns, human: ParsedLabel<T>, judge: ParsedLabel<T>): string | undefined {
+    const scale = this.scale;
+    if (!scale) return undefined;
+    const problem = outsideScale(scale, columns.human, item.record[columns.human], human) ?? outsideScale(scale, columns.judge, item.record[columns.judge], judge);
+    return problem === undefined ? undefined : `row ${item.row} (line ${item.line}): ${problem}`;
   }
 
   /** A labelled row counts toward coverage; a failed one is counted by its error kind. */

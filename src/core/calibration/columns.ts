@@ -28,7 +28,7 @@ export interface Column {
 }
 
 /** The metric's columns the figures read as they are. */
-const VALUE_SUFFIXES = ['human_rating', 'score', 'human_pairwise_choice', 'pairwise_choice', 'position_consistent', 'flip_rate', 'score_sd', 'score_rounded'];
+const VALUE_SUFFIXES = ['human_rating', 'score', 'human_pairwise_choice', 'pairwise_choice', 'position_consistent', 'flip_rate', 'score_sd', 'score_rounded', 'template_hash'];
 /** Columns of any metric that calibrate names when the requested one has none. */
 const LABEL_SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice'];
 /** Distinct column names remembered; past this a name is classified afresh on every line. */
