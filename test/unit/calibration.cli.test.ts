@@ -177,6 +177,14 @@ describe('judge-studio calibrate coverage', () => {
     assert.deepEqual([json.n, json.coverage], [3, 1]);
   });
 
+  it('keeps coverage at full precision in --json (rounding is for the text report)', async () => {
+    write('two-of-three.jsonl', [ok(1, 5, 5), ok(2, 1, 1), failed(3, 4, 'timeout')]);
+    const json = JSON.parse((await runIn('two-of-three.jsonl', '--metric', 'm', '--json', '--min', 'coverage=0.5')).stdout) as { coverage: number };
+    assert.equal(json.coverage, 2 / 3);
+    const text = await runIn('two-of-three.jsonl', '--metric', 'm', '--min', 'coverage=0.5');
+    assert.match(text.stdout, /Coverage 0\.667: 2 of 3/);
+  });
+
   it('exits 2 when no row has both labels: nothing calibrated is not a result', async () => {
     write('all-failed.jsonl', [failed(1, 5, 'auth'), failed(2, 3, 'auth')]);
     await assert.rejects(runIn('all-failed.jsonl', '--metric', 'm'), (e: unknown) => e instanceof UsageError && /nothing to calibrate; the judge failed on 2 labelled row/.test(e.message));

@@ -7,13 +7,15 @@ import { calibrate, checkMinimums, formatReport, parseMinimums, type Calibration
 import { describeFailure } from '../../core/calibration/thresholds';
 import { PanelCollector } from '../../core/calibration/panel';
 import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
-import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallView, type CriteriaCalibration } from '../../core/calibration/criteria';
-import { isSkip, type DatasetItem } from '../../core/dataset/types';
-import { checkDatasetFile, formatOf, readDataset } from '../../core/dataset';
+import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallRecord, type CriteriaCalibration } from '../../core/calibration/criteria';
+import { readForCalibration } from '../../core/calibration/read';
+import { unscaledHint } from '../../core/calibration/scale';
+import { labelScale } from './calibrateScale';
+import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
+import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels, templatesForMetric, type JoinStats } from '../../core/labels';
 import { parseTemplate } from '../../core/template';
 import { readFile } from 'node:fs/promises';
-import { latestPerRow } from '../../core/results';
 import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
@@ -52,32 +54,12 @@ export const calibrateCommand: Command = async (args, io) => {
   const full = path.resolve(io.cwd, file);
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
-  // Resume appends retried rows: the last line per `_row` stands.
-  const open = () => latestPerRow(() => readDataset(full, { signal: io.signal }));
-  let items: ReturnType<typeof open> = open();
-  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
-  const criteria = (await looksLikeCriteria(open(), metric)) ? await findCriteria(open(), metric) : [];
-  if (criteria.length > 0) items = overallView(items, metric);
-  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
-  if (values.labels) {
-    const loaded = await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template);
-    const joined = joinLabels(items, metric, loaded.human, loaded.fields);
-    items = joined.items;
-    labels = { loaded, stats: joined.stats };
-  }
-  // Panels and samples: the judges' own verdicts and flip rates are collected on the same pass.
-  const panel = new PanelCollector(metric);
-  const source = items;
-  items = (async function* (): AsyncIterable<DatasetItem> {
-    for await (const item of source) {
-      if (!isSkip(item)) panel.add(item);
-      yield item;
-    }
-  })();
-  const passingLabels = (await looksCategorical(open(), metric)) ? await passingLabelsFor(io, metric, values.template) : undefined;
-  let outcome;
+  // The labels decide which key fields the join needs, so they are read before the file.
+  const loaded = values.labels ? await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template) : undefined;
+  // One pass over the file: each line slimmed to what the figures need, the last line per `_row` standing.
+  let all: Iterable<DatasetItem>;
   try {
-    outcome = await calibrate(items, metric, passingLabels ? { passingLabels } : {});
+    all = await readForCalibration(full, { metric, ...(loaded ? { keys: { fields: loaded.fields } } : {}) }, { signal: io.signal });
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
@@ -86,6 +68,33 @@ export const calibrateCommand: Command = async (args, io) => {
     // Reading errors name the absolute path; show the file as the user typed it.
     throw new UsageError((e as Error).message.split(full).join(file));
   }
+  const open = () => all;
+  // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
+  const criteria = looksLikeCriteria(all, metric) ? await findCriteria(all, metric) : [];
+  let items = criteria.length > 0 ? mapRecords(all, (r) => overallRecord(r, metric)) : all;
+  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
+  if (loaded) {
+    const joined = joinLabels(items, metric, loaded.human, loaded.fields);
+    const list: DatasetItem[] = [];
+    for await (const item of joined.items) list.push(item);
+    items = list;
+    labels = { loaded, stats: joined.stats };
+  }
+  // Panels and samples: the judges' own verdicts and flip rates, collected on the same pass.
+  const panel = new PanelCollector(metric);
+  const source = items;
+  items = {
+    *[Symbol.iterator]() {
+      for (const item of source) {
+        if (!isSkip(item)) panel.add(item);
+        yield item;
+      }
+    },
+  };
+  // With the template's scale known, a label outside it is refused, naming its row and line.
+  const scale = await labelScale(io, file, metric, values.template, all);
+  const passingLabels = looksCategorical(all, metric) ? await passingLabelsFor(io, metric, values.template) : undefined;
+  const outcome = await calibrate(items, metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
       `${file}: its rows have no "_key" and the template is unknown, so labels cannot be joined; ` +
@@ -99,6 +108,8 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
+  const hint = scale ? undefined : unscaledHint(outcome.report);
+  if (hint) io.stderr(`calibrate: ${file}: ${hint}\n`);
   if (outcome.report.n === 0) {
     const r = outcome.report;
     throw new UsageError(
@@ -143,8 +154,8 @@ function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], 
 }
 
 /** The first readable row decides whether the file holds a multi-criterion judge's results. */
-async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
-  for await (const item of items) {
+function looksLikeCriteria(items: Iterable<DatasetItem>, metric: string): boolean {
+  for (const item of items) {
     if (isSkip(item)) continue;
     return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
   }
@@ -152,8 +163,8 @@ async function looksLikeCriteria(items: AsyncIterable<DatasetItem>, metric: stri
 }
 
 /** The first readable row decides whether the file holds a categorical judge's results (`m/label`). */
-async function looksCategorical(items: AsyncIterable<DatasetItem>, metric: string): Promise<boolean> {
-  for await (const item of items) {
+function looksCategorical(items: Iterable<DatasetItem>, metric: string): boolean {
+  for (const item of items) {
     if (isSkip(item)) continue;
     return Object.hasOwn(item.record, `${metric}/label`) || Object.hasOwn(item.record, `${metric}/human_label`);
   }
@@ -173,6 +184,15 @@ async function passingLabelsFor(io: CliIO, metric: string, template: string | un
   }
   const found = await templatesForMetric(io.cwd, metric);
   return found.length === 1 ? found[0]?.template.config?.passing_labels : undefined;
+}
+
+/** The records of `items` through `f`, as an iterable that can be walked more than once. */
+function mapRecords(items: Iterable<DatasetItem>, f: (r: DatasetRecord) => DatasetRecord): Iterable<DatasetItem> {
+  return {
+    *[Symbol.iterator]() {
+      for (const item of items) yield isSkip(item) ? item : { ...item, record: f(item.record) };
+    },
+  };
 }
 
 /** The per-criterion report when the overall cannot be calibrated (no overall labels). */

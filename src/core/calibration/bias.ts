@@ -38,14 +38,38 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-/** The two responses of a pairwise row: response_a/response_b, or Vertex's baseline_model_response (A) and response (B). */
-export function pairTexts(record: DatasetRecord): [string, string] | undefined {
-  const a = record['response_a'];
-  const b = record['response_b'];
-  if (typeof a === 'string' && typeof b === 'string') return [a, b];
-  const baseline = record['baseline_model_response'];
-  const candidate = record['response'];
-  if (typeof baseline === 'string' && typeof candidate === 'string') return [baseline, candidate];
+/** The text fields whose lengths the bias figures use. */
+export const TEXT_FIELDS = ['response', 'response_a', 'response_b', 'baseline_model_response'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+/**
+ * Where a record read for calibration (slim.ts) keeps the length of a text it did not keep: the
+ * figures need only lengths. Symbols, so no column of the file can pose as one.
+ */
+export const LENGTH_OF: Readonly<Record<TextField, symbol>> = {
+  response: Symbol('length of response'),
+  response_a: Symbol('length of response_a'),
+  response_b: Symbol('length of response_b'),
+  baseline_model_response: Symbol('length of baseline_model_response'),
+};
+
+/** The length in code points of a text field, from the text or from the length kept in its place. */
+export function textLength(record: DatasetRecord, field: TextField): number | undefined {
+  // A slim record has the length and never the text; a full record, the other way round.
+  const kept = (record as Record<symbol, unknown>)[LENGTH_OF[field]];
+  if (typeof kept === 'number') return kept;
+  const value = record[field];
+  return typeof value === 'string' ? codePointLength(value) : undefined;
+}
+
+/** The lengths of the two responses of a pairwise row: response_a/response_b, or Vertex's baseline_model_response (A) and response (B). */
+export function pairLengths(record: DatasetRecord): [number, number] | undefined {
+  const a = textLength(record, 'response_a');
+  const b = textLength(record, 'response_b');
+  if (a !== undefined && b !== undefined) return [a, b];
+  const baseline = textLength(record, 'baseline_model_response');
+  const candidate = textLength(record, 'response');
+  if (baseline !== undefined && candidate !== undefined) return [baseline, candidate];
   return undefined;
 }
 
@@ -80,22 +104,28 @@ export class PairwiseBiasCounter {
   private readonly humanLonger = new RateCounter();
   private readonly lengthPreference = new PairColumns();
 
-  constructor(private readonly metric: string) {}
+  private readonly passesColumn: string;
+  private readonly consistentColumn: string;
+
+  constructor(metric: string) {
+    this.passesColumn = `${metric}/passes`;
+    this.consistentColumn = `${metric}/position_consistent`;
+  }
 
   add(record: DatasetRecord, judge: Choice | undefined, human: Choice | undefined): void {
-    const passes = readPasses(record[`${this.metric}/passes`]);
+    const passes = readPasses(record[this.passesColumn]);
     for (const p of passes) {
       if (p.winner !== 'TIE') this.firstPosition.add(p.winner === (p.order === 'AB' ? 'A' : 'B'));
     }
     const ab = passes.find((p) => p.order === 'AB');
     const ba = passes.find((p) => p.order === 'BA');
     if (ab && ba) {
-      const recorded = booleanCell(record[`${this.metric}/position_consistent`]);
+      const recorded = booleanCell(record[this.consistentColumn]);
       this.consistency.add(recorded ?? ab.winner === ba.winner);
     }
-    const texts = pairTexts(record);
-    if (!texts) return;
-    const difference = codePointLength(texts[0]) - codePointLength(texts[1]);
+    const lengths = pairLengths(record);
+    if (!lengths) return;
+    const difference = lengths[0] - lengths[1];
     if (judge !== undefined) {
       this.lengthPreference.push(difference, preference(judge));
       if (difference !== 0 && judge !== 'TIE') this.longer.add((difference > 0) === (judge === 'A'));
@@ -121,9 +151,8 @@ export class PointwiseBiasCounter {
   private readonly humanLength = new PairColumns();
 
   add(record: DatasetRecord, judge: number | undefined, human: number | undefined): void {
-    const response = record['response'];
-    if (typeof response !== 'string') return;
-    const length = codePointLength(response);
+    const length = textLength(record, 'response');
+    if (length === undefined) return;
     if (judge !== undefined) this.scoreLength.push(judge, length);
     if (human !== undefined) this.humanLength.push(human, length);
   }

@@ -14,6 +14,7 @@ import {
 } from './confusion';
 import { guidanceFor } from './guidance';
 import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseCategory, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
+import { kindMismatch, outsideScale, type LabelScale } from './scale';
 import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, PassFailView, SkipReasons } from './types';
 
 export interface CalibrateOptions {
@@ -21,14 +22,25 @@ export interface CalibrateOptions {
   maxNotes?: number;
   /** Categorical: the template's `passing_labels`, for the pass/fail view of the same rows. */
   passingLabels?: readonly string[];
+  /** The labels the template allows: a label outside them is an error naming its row, not a class. */
+  scale?: LabelScale;
 }
 
 type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
 
 export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
-  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.passingLabels);
+  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.scale, opts.passingLabels);
+  const step = (item: DatasetItem): string | undefined => (isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item));
+  if (Symbol.iterator in items) {
+    // Rows already in memory (a file read in one pass): no await per row.
+    for (const item of items) {
+      const error = step(item);
+      if (error !== undefined) return { ok: false, error };
+    }
+    return run.finish();
+  }
   for await (const item of items) {
-    const error = isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item);
+    const error = step(item);
     if (error !== undefined) return { ok: false, error };
   }
   return run.finish();
@@ -56,14 +68,20 @@ class Calibration {
   private readonly otherMetrics = new Set<string>();
   private labelled = 0;
   private readonly failedByKind: Record<string, number> = {};
+  // Column names made once: a key built per row costs more than the lookup.
+  private readonly errorColumn: string;
+  private readonly errorKindColumn: string;
 
   constructor(
     private readonly metric: string,
     private readonly maxNotes: number,
+    private readonly scale: LabelScale | undefined,
     private readonly passingLabels?: readonly string[],
   ) {
     this.pairwiseBias = new PairwiseBiasCounter(metric);
     this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
+    this.errorColumn = `${metric}/error`;
+    this.errorKindColumn = `${metric}/error_kind`;
   }
 
   unreadable(row: number, line: number, error: string): undefined {
@@ -78,6 +96,10 @@ class Calibration {
     if (this.kind === undefined) {
       const error = this.detectKind(item);
       if (error !== undefined) return error;
+      if (this.kind !== undefined && this.scale) {
+        const mismatch = kindMismatch(this.scale, this.kind);
+        if (mismatch !== undefined) return mismatch;
+      }
     }
     const columns = this.columns;
     if (columns === undefined) {
@@ -90,6 +112,8 @@ class Calibration {
     if (this.kind === 'categorical') {
       const human = parseCategory(record[columns.human]);
       const judge = parseCategory(record[columns.judge]);
+      const outside = this.outside(item, columns, human, judge);
+      if (outside !== undefined) return outside;
       this.countCoverage(record, isLabel(human));
       if (isLabel(human) && isLabel(judge)) {
         this.categorical.add(human, judge);
@@ -99,6 +123,8 @@ class Calibration {
     } else if (this.kind === 'pointwise') {
       const human = parseRating(record[columns.human]);
       const judge = parseRating(record[columns.judge]);
+      const outside = this.outside(item, columns, human, judge);
+      if (outside !== undefined) return outside;
       this.countCoverage(record, isLabel(human));
       this.pointwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pointwise.add(human, judge);
@@ -106,6 +132,8 @@ class Calibration {
     } else {
       const human = parseChoice(record[columns.human]);
       const judge = parseChoice(record[columns.judge]);
+      const outside = this.outside(item, columns, human, judge);
+      if (outside !== undefined) return outside;
       this.countCoverage(record, isLabel(human));
       this.pairwiseBias.add(record, valueOf(judge), valueOf(human));
       if (isLabel(human) && isLabel(judge)) this.pairwise.add(human, judge);
@@ -114,12 +142,20 @@ class Calibration {
     return undefined;
   }
 
+  /** With the template's scale known, a label outside it stops the calibration, naming its row. */
+  private outside<T>(item: DatasetRow, columns: Columns, human: ParsedLabel<T>, judge: ParsedLabel<T>): string | undefined {
+    const scale = this.scale;
+    if (!scale) return undefined;
+    const problem = outsideScale(scale, columns.human, item.record[columns.human], human) ?? outsideScale(scale, columns.judge, item.record[columns.judge], judge);
+    return problem === undefined ? undefined : `row ${item.row} (line ${item.line}): ${problem}`;
+  }
+
   /** A labelled row counts toward coverage; a failed one is counted by its error kind. */
   private countCoverage(record: DatasetRecord, labelled: boolean): void {
     if (!labelled) return;
     this.labelled++;
-    if (isBlank(record[`${this.metric}/error`])) return;
-    const kind = record[`${this.metric}/error_kind`];
+    if (isBlank(record[this.errorColumn])) return;
+    const kind = record[this.errorKindColumn];
     const key = typeof kind === 'string' && /^[a-z-]{1,40}$/.test(kind) ? kind : 'unknown';
     this.failedByKind[key] = (this.failedByKind[key] ?? 0) + 1;
   }
@@ -174,7 +210,7 @@ class Calibration {
       per_class: classes,
       skipped_by_reason: { ...s },
       labelled: this.labelled,
-      coverage: this.labelled > 0 ? Math.round((n / this.labelled) * 1e6) / 1e6 : null,
+      coverage: this.labelled > 0 ? n / this.labelled : null,
       failed_by_kind: { ...this.failedByKind },
       bias: pairwiseBias ?? (kind === 'categorical' ? {} : this.pointwiseBias.result()),
       guidance: guidanceFor(kind, labels, classes, n, pairwiseBias),
@@ -252,7 +288,7 @@ class Calibration {
       this.note(item.row, item.line, `"${column}" is ${label.shown}, not ${expected}; the row is skipped`);
     }
     if (invalid) this.skips.invalid_label++;
-    else if (judge === MISSING && !isBlank(item.record[`${this.metric}/error`])) this.skips.judge_error++;
+    else if (judge === MISSING && !isBlank(item.record[this.errorColumn])) this.skips.judge_error++;
     else this.skips.missing_label++;
   }
 

@@ -34,26 +34,45 @@ export function isCriteriaRecord(record: DatasetRecord, metric: string): boolean
 export async function findCriteria(items: Items, metric: string): Promise<string[]> {
   const names = new Set<string>();
   const prefix = `${metric}/human_rating/`;
-  for await (const item of items) {
-    if (isSkip(item)) continue;
+  const add = (item: DatasetItem): void => {
+    if (isSkip(item)) return;
     const detail = item.record[`${metric}/criteria`];
     if (detail && typeof detail === 'object' && !Array.isArray(detail)) Object.keys(detail).forEach((k) => names.add(k));
     for (const k of Object.keys(item.record)) if (k.startsWith(prefix) && k.length > prefix.length) names.add(k.slice(prefix.length));
-  }
+  };
+  // Rows in memory are walked without an await per row.
+  if (Symbol.iterator in items) for (const item of items) add(item);
+  else for await (const item of items) add(item);
   return [...names];
 }
 
-async function* mapped(items: Items, f: (r: DatasetRecord) => DatasetRecord): AsyncIterable<DatasetItem> {
-  for await (const item of items) yield isSkip(item) ? item : { ...item, record: f(item.record) };
+/** The items with their records through `f`; rows in memory stay an iterable that can be walked again. */
+function mapped(items: Items, f: (r: DatasetRecord) => DatasetRecord): Items {
+  const one = (item: DatasetItem): DatasetItem => (isSkip(item) ? item : { ...item, record: f(item.record) });
+  if (Symbol.iterator in items) {
+    return {
+      *[Symbol.iterator]() {
+        for (const item of items) yield one(item);
+      },
+    };
+  }
+  return (async function* () {
+    for await (const item of items) yield one(item);
+  })();
 }
 
 /** The overall score as calibrate reads it: the integer view stands in for the unrounded score. */
-export function overallView(items: Items, metric: string): AsyncIterable<DatasetItem> {
-  return mapped(items, (r) => (isCriteriaRecord(r, metric) ? { ...r, [`${metric}/score`]: r[`${metric}/score_rounded`] } : r));
+export function overallView(items: Items, metric: string): Items {
+  return mapped(items, (r) => overallRecord(r, metric));
+}
+
+/** One record of overallView. */
+export function overallRecord(record: DatasetRecord, metric: string): DatasetRecord {
+  return isCriteriaRecord(record, metric) ? { ...record, [`${metric}/score`]: record[`${metric}/score_rounded`] } : record;
 }
 
 /** One criterion as an ordinary pointwise metric named `m/<c>`. */
-export function criterionView(items: Items, metric: string, criterion: string): AsyncIterable<DatasetItem> {
+export function criterionView(items: Items, metric: string, criterion: string): Items {
   const name = `${metric}/${criterion}`;
   return mapped(items, (r) => ({
     ...r,
@@ -107,7 +126,7 @@ export function formatCriteria(c: CriteriaCalibration): string {
   const m = c.most_disagreement;
   if (m && m.mean_diff !== null) {
     const dir = m.mean_diff > 0 ? 'higher' : m.mean_diff < 0 ? 'lower' : 'neither higher nor lower';
-    lines.push(`Most disagreement: ${m.criterion} (mean |judge − human| ${m.mean_abs_diff}; the judge scores ${dir} than humans on average by ${Math.abs(m.mean_diff)}).`);
+    lines.push(`Most disagreement: ${m.criterion} (mean |judge − human| ${f(m.mean_abs_diff).trim()}; the judge scores ${dir} than humans on average by ${f(Math.abs(m.mean_diff)).trim()}).`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -133,5 +152,5 @@ export function calibrationRecord(record: DatasetRecord, metric: string): Datase
       [`${metric}/error_kind`]: record[`${c.base}/error_kind`],
     };
   }
-  return isCriteriaRecord(record, metric) ? { ...record, [`${metric}/score`]: record[`${metric}/score_rounded`] } : record;
+  return overallRecord(record, metric);
 }

@@ -67,17 +67,23 @@ export class PanelCollector {
   private readonly rows: { human: unknown; votes: Map<number, LabelValue> }[] = [];
   private readonly flips: { row: number; flip_rate: number; score_sd?: number }[] = [];
 
-  constructor(private readonly metric: string) {}
+  // Column names made once: a key built per row costs more than the lookup.
+  private readonly columns: { flip: string; sd: string; judges: string; rating: string; choice: string };
+
+  constructor(private readonly metric: string) {
+    const m = metric;
+    this.columns = { flip: `${m}/flip_rate`, sd: `${m}/score_sd`, judges: `${m}/judges`, rating: `${m}/human_rating`, choice: `${m}/human_pairwise_choice` };
+  }
 
   add(item: DatasetRow): void {
     const r = item.record;
-    const m = this.metric;
-    const flip = r[`${m}/flip_rate`];
+    const c = this.columns;
+    const flip = r[c.flip];
     if (typeof flip === 'number' && Number.isFinite(flip)) {
-      const sd = r[`${m}/score_sd`];
+      const sd = r[c.sd];
       this.flips.push({ row: typeof r._row === 'number' ? r._row : item.row, flip_rate: flip, ...(typeof sd === 'number' ? { score_sd: sd } : {}) });
     }
-    const judges = r[`${m}/judges`];
+    const judges = r[c.judges];
     if (!Array.isArray(judges)) return;
     const votes = new Map<number, LabelValue>();
     for (const j of judges) {
@@ -92,7 +98,7 @@ export class PanelCollector {
       if (typeof verdict === 'number' && Number.isFinite(verdict)) votes.set(i, verdict);
       else if (verdict === 'A' || verdict === 'B' || verdict === 'TIE') votes.set(i, verdict);
     }
-    this.rows.push({ human: r[`${m}/human_rating`] ?? r[`${m}/human_pairwise_choice`], votes });
+    this.rows.push({ human: r[c.rating] ?? r[c.choice], votes });
   }
 
   stability(): StabilityFigures | undefined {

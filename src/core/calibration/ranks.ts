@@ -22,19 +22,92 @@ export class NumberColumn {
   }
 }
 
-/** Two columns filled together: x[i] belongs with y[i]. */
+/** Integers this far from 0 are counted as pairs; anything else sends the pairs to columns. */
+const SMALL = 2 ** 20;
+/** Distinct pairs counted before the pairs go to columns (the table would cost more than it saves). */
+const MAX_PAIRS = 1 << 16;
+
+/**
+ * Pairs (x, y) for a Spearman correlation. Scores and lengths are small integers with few distinct
+ * pairs, so they are counted (a million rows cost a small table, not two million numbers); past
+ * MAX_PAIRS distinct pairs, or for any other number, they are kept in two typed columns.
+ */
 export class PairColumns {
-  readonly x = new NumberColumn();
-  readonly y = new NumberColumn();
+  private counts: Map<number, number> | undefined = new Map();
+  private readonly x = new NumberColumn();
+  private readonly y = new NumberColumn();
+  private n = 0;
 
   push(x: number, y: number): void {
+    this.n++;
+    const counts = this.counts;
+    if (counts) {
+      if (Number.isInteger(x) && Number.isInteger(y) && Math.abs(x) < SMALL && Math.abs(y) < SMALL) {
+        const key = (x + SMALL) * 2 * SMALL + (y + SMALL);
+        const c = counts.get(key);
+        if (c !== undefined) return void counts.set(key, c + 1);
+        if (counts.size < MAX_PAIRS) return void counts.set(key, 1);
+      }
+      this.spill();
+    }
     this.x.push(x);
     this.y.push(y);
   }
 
   spearman(): Correlation {
-    return { spearman: spearman(this.x.values(), this.y.values()), n: this.x.length };
+    return { spearman: this.counts ? spearmanOfCounts(this.counts, this.n) : spearman(this.x.values(), this.y.values()), n: this.n };
   }
+
+  /** From counted pairs to columns; Spearman does not depend on the order of the pairs. */
+  private spill(): void {
+    const counts = this.counts!;
+    this.counts = undefined;
+    for (const [key, c] of counts) {
+      const x = Math.floor(key / (2 * SMALL)) - SMALL;
+      const y = (key % (2 * SMALL)) - SMALL;
+      for (let i = 0; i < c; i++) {
+        this.x.push(x);
+        this.y.push(y);
+      }
+    }
+  }
+}
+
+/** scipy spearmanr from counted pairs: average ranks of the distinct values, weighted by their counts. */
+function spearmanOfCounts(counts: Map<number, number>, n: number): number | null {
+  if (n < 2) return null;
+  const xs = new Map<number, number>();
+  const ys = new Map<number, number>();
+  for (const [key, c] of counts) {
+    const x = Math.floor(key / (2 * SMALL)) - SMALL;
+    const y = (key % (2 * SMALL)) - SMALL;
+    xs.set(x, (xs.get(x) ?? 0) + c);
+    ys.set(y, (ys.get(y) ?? 0) + c);
+  }
+  const mean = (n + 1) / 2;
+  const centred = (margin: Map<number, number>): Map<number, number> => {
+    const out = new Map<number, number>();
+    let before = 0;
+    for (const v of [...margin.keys()].sort((a, b) => a - b)) {
+      const c = margin.get(v)!;
+      out.set(v, before + (c + 1) / 2 - mean);
+      before += c;
+    }
+    return out;
+  };
+  const rx = centred(xs);
+  const ry = centred(ys);
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [key, c] of counts) {
+    const dx = rx.get(Math.floor(key / (2 * SMALL)) - SMALL)!;
+    const dy = ry.get((key % (2 * SMALL)) - SMALL)!;
+    sxy += c * dx * dy;
+    sxx += c * dx * dx;
+    syy += c * dy * dy;
+  }
+  return correlation(sxy, sxx, syy);
 }
 
 /** Average ranks (1-based; tied values share the mean of their positions), as scipy's rankdata. */

@@ -155,9 +155,12 @@ export class ByteDecoder {
     let from = 0;
     if (this.afterCR && body[0] === LF) from = 1;
     this.afterCR = false;
+    // Each of LF and CR is looked up again only once passed, so a chunk is scanned once.
+    let lf = body.indexOf(LF, from);
+    let cr = body.indexOf(CR, from);
     while (from <= body.length) {
-      const lf = body.indexOf(LF, from);
-      const cr = body.indexOf(CR, from);
+      if (lf >= 0 && lf < from) lf = body.indexOf(LF, from);
+      if (cr >= 0 && cr < from) cr = body.indexOf(CR, from);
       const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
       const end = at < 0 ? body.length : at;
       if (check && !this.lineBad && end > from && !isUtf8(body.subarray(from, end))) this.lineBad = true;

@@ -7,7 +7,7 @@ import { ByteDecoder, SNIFF_BYTES, sniffEncoding } from './decode';
 import { JsonReader } from './json';
 import { JsonlReader } from './jsonl';
 import { DatasetError, isSkip } from './types';
-import type { ChunkReader, DatasetErrorCode, DatasetFormat, DatasetItem, DatasetRow, DatasetSkip, ReaderLimits } from './types';
+import type { ChunkReader, DatasetErrorCode, DatasetFormat, DatasetItem, DatasetRow, DatasetSkip, ReaderLimits, RecordShape } from './types';
 
 export * from './types';
 export { countSkips, describeReasons, describeSkips } from './messages';
@@ -29,9 +29,13 @@ export function formatOf(file: string): DatasetFormat {
   return format;
 }
 
-/** A reader that also drops a leading byte order mark, which editors on Windows often write. */
-export function createReader(format: DatasetFormat, limits: ReaderLimits = {}): ChunkReader {
-  const inner = format === 'csv' ? new CsvReader(limits) : format === 'json' ? new JsonReader(limits) : new JsonlReader(limits);
+/**
+ * A reader that also drops a leading byte order mark, which editors on Windows often write. With
+ * `shape`, records come out shaped (JSON Lines may shape a line without parsing all of it).
+ */
+export function createReader(format: DatasetFormat, limits: ReaderLimits = {}, shape?: RecordShape): ChunkReader {
+  const inner = format === 'csv' ? new CsvReader(limits) : format === 'json' ? new JsonReader(limits) : new JsonlReader(limits, undefined, shape);
+  const shaped = shape && format !== 'jsonl' ? (items: DatasetItem[]) => items.map((i) => (isSkip(i) ? i : { ...i, record: shape.shape(i.record) })) : (items: DatasetItem[]) => items;
   let first = true;
   return {
     flagInvalidUtf8: (line) => inner.flagInvalidUtf8?.(line),
@@ -40,9 +44,9 @@ export function createReader(format: DatasetFormat, limits: ReaderLimits = {}): 
         first = false;
         if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       }
-      return inner.push(chunk);
+      return shaped(inner.push(chunk));
     },
-    end: () => inner.end(),
+    end: () => shaped(inner.end()),
   };
 }
 
@@ -96,22 +100,33 @@ export async function checkDatasetFile(file: string): Promise<DatasetCheck> {
  * Streams items in file order with memory bounded by the longest record (JSONL, CSV); a .json
  * array is read whole (see json.ts). Throws an Error naming the file when it is unreadable.
  */
-export async function* readDataset(file: string, opts: { signal?: AbortSignal; limits?: ReaderLimits } = {}): AsyncIterable<DatasetItem> {
+export async function* readDataset(file: string, opts: { signal?: AbortSignal; limits?: ReaderLimits; shape?: RecordShape } = {}): AsyncIterable<DatasetItem> {
+  for await (const batch of readDatasetBatches(file, opts)) {
+    for (const item of batch) {
+      opts.signal?.throwIfAborted();
+      yield item;
+    }
+  }
+}
+
+/**
+ * The items of readDataset, a chunk of the file at a time: for readers that handle a million
+ * rows, where one await per row would cost more than the row itself.
+ */
+export async function* readDatasetBatches(file: string, opts: { signal?: AbortSignal; limits?: ReaderLimits; shape?: RecordShape } = {}): AsyncIterable<DatasetItem[]> {
   const { signal } = opts;
-  const decoder = new ByteDecoder(createReader(formatOf(file), opts.limits), path.basename(file));
+  const decoder = new ByteDecoder(createReader(formatOf(file), opts.limits, opts.shape), path.basename(file));
   signal?.throwIfAborted();
   const stream = createReadStream(file, { signal });
   try {
     for await (const chunk of stream) {
-      for (const item of decoder.push(chunk as Buffer)) {
-        signal?.throwIfAborted();
-        yield item;
-      }
-    }
-    for (const item of decoder.end()) {
+      const items = decoder.push(chunk as Buffer);
       signal?.throwIfAborted();
-      yield item;
+      if (items.length > 0) yield items;
     }
+    const last = decoder.end();
+    signal?.throwIfAborted();
+    if (last.length > 0) yield last;
   } catch (e) {
     if (signal?.aborted) throw e;
     throw unreadable(file, e);

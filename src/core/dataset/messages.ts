@@ -25,15 +25,37 @@ export function jsonProblem(error: unknown): { message: string; position?: numbe
   return { message: printable(message, 200), position: Number(m[1]) };
 }
 
-/** Whether arrays and objects nest deeper than `limit`; iterative, so any depth is safe to ask about. */
+/**
+ * Whether arrays and objects nest deeper than `limit`. The walk stops one level past the limit, so
+ * its recursion is bounded by the limit whatever the depth of the value (JSON.parse has none).
+ */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
+  return limit <= 1000 ? deeper(value, 1, limit) : deeperIterative(value, limit);
+}
+
+function deeperIterative(value: object, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
     if (depth > limit) return true;
     const children = Array.isArray(v) ? v : Object.values(v as object);
     for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// Called once per record on every row read: no arrays or pairs allocated for a flat record.
+function deeper(value: object, depth: number, limit: number): boolean {
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) if (child !== null && typeof child === 'object' && deeper(child, depth + 1, limit)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object' && deeper(child, depth + 1, limit)) return true;
   }
   return false;
 }

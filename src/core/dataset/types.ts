@@ -98,3 +98,13 @@ export interface ReaderLimits {
   recordChars?: number;
   depth?: number;
 }
+
+/**
+ * What a reader keeps of each record, for readers of many rows that need a few columns (calibration).
+ * Records keep their row and line numbers and every skip is reported as without a shape.
+ */
+export interface RecordShape {
+  /** A JSON Lines line made into the shaped record directly, or undefined to parse it and call `shape`. */
+  fromLine?(text: string): DatasetRecord | undefined;
+  shape(record: DatasetRecord): DatasetRecord;
+}

@@ -2,6 +2,7 @@
 // comparisons follow a row through re-runs and reordering), `template_hash` names the template
 // version that judged it (so resume and compare refuse to mix versions).
 import { createHash } from 'node:crypto';
+import { writeJsonString } from '../jsonWrite';
 import type { ParsedTemplate } from '../template/types';
 
 /**
@@ -10,8 +11,22 @@ import type { ParsedTemplate } from '../template/types';
  * Non-JSON values (undefined, functions) are dropped from objects and are null in arrays, as in JSON.
  */
 export function canonicalJson(value: unknown): string {
-  // An explicit stack keeps a 100,000-deep record from overflowing the call stack.
   const out: string[] = [];
+  writeCanonical(value, (piece) => void out.push(piece));
+  return out.join('');
+}
+
+/** sha256 (hex) of canonicalJson(value), fed in pieces: a row with a 50 MB field is never one more 50 MB string. */
+export function sha256Canonical(value: unknown): string {
+  const hash = createHash('sha256');
+  writeCanonical(value, (piece) => void hash.update(piece));
+  return hash.digest('hex');
+}
+
+/** canonicalJson, in order, as pieces. */
+function writeCanonical(value: unknown, emit: (piece: string) => void): void {
+  // An explicit stack keeps a 100,000-deep record from overflowing the call stack.
+  const out = { push: emit };
   const stack: unknown[] = [value];
   const CLOSE_ARRAY = Symbol('close]');
   const CLOSE_OBJECT = Symbol('close}');
@@ -50,10 +65,11 @@ export function canonicalJson(value: unknown): string {
       out.push(JSON.stringify(v));
     } else if (typeof v === 'bigint') {
       throw new Error('canonical JSON has no representation for a BigInt');
-    } else out.push(JSON.stringify(v ?? null));
+    } else if (typeof v === 'string') writeJsonString(v, emit);
+    else out.push(JSON.stringify(v ?? null));
   }
-  return out.join('');
 }
+
 
 class KeyToken {
   constructor(readonly text: string) {}
@@ -79,7 +95,7 @@ export function keyFields(template: Pick<ParsedTemplate, 'config' | 'placeholder
 export function rowKey(record: Record<string, unknown>, fields: readonly string[]): string {
   const picked: Record<string, unknown> = {};
   for (const f of fields) if (Object.hasOwn(record, f)) picked[f] = record[f];
-  return sha256Hex(canonicalJson(picked)).slice(0, 16);
+  return sha256Canonical(picked).slice(0, 16);
 }
 
 /** `m/template_hash`: the first 12 hex of sha256 over the template's bytes (UTF-8). */

@@ -3,7 +3,7 @@
 // per criterion, each describing every score of the scale.
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics';
-import { parseSections } from './sections';
+import { bodyStructure } from './sections';
 import { closest } from './suggest';
 import type { Criterion, ParsedTemplate, RubricPoint, TemplateConfig } from './types';
 
@@ -42,7 +42,7 @@ const HEADING = /^##[ \t]+(.*?)[ \t]*(?:#+[ \t]*)?$/;
 export function criterionRubrics(t: ParsedTemplate): CriterionRubric[] {
   const rubric = t.sections.find((s) => s.key === 'rubric');
   if (!rubric || rubric.bodyStart >= rubric.bodyEnd) return [];
-  const { headingLines } = parseSections(t.text, t.bodyStart, t.index);
+  const { headingLines } = bodyStructure(t);
   const first = t.index.position(rubric.bodyStart).line;
   const last = t.index.position(rubric.bodyEnd - 1).line;
   const out: CriterionRubric[] = [];

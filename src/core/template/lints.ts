@@ -1,7 +1,7 @@
 // Lints for judge-prompt pitfalls: empty or vague rubric levels, judged text pasted in without
 // delimiters, a verdict asked for before the reasoning, and few-shot examples on one side only.
 import type { Diagnostic } from '../diagnostics';
-import { parseSections } from './sections';
+import { bodyStructure } from './sections';
 import type { ParsedTemplate, Placeholder, RubricPoint, TemplateConfig } from './types';
 
 /** The dataset fields that hold the text being judged: the ones an attacker controls. */
@@ -84,7 +84,7 @@ const TAG = /<(\/?)([A-Za-z][\w.-]*)(?:\s[^<>]*)?>/g;
 function lintUndelimited(t: ParsedTemplate, out: Diagnostic[]): void {
   const judged = t.placeholders.filter((p) => p.kind === 'mustache' && !p.inBlock && JUDGED_FIELDS.includes(p.head) && p.path === p.head);
   if (!judged.length) return;
-  const { codeLines } = parseSections(t.text, t.bodyStart, t.index);
+  const { codeLines } = bodyStructure(t);
   const tags = [...t.text.slice(t.bodyStart).matchAll(TAG)].map((m) => ({ at: t.bodyStart + (m.index ?? 0), end: t.bodyStart + (m.index ?? 0) + m[0].length, close: m[1] === '/', name: (m[2] ?? '').toLowerCase() }));
   for (const p of judged) {
     const whole = mustacheRange(t.text, p);

@@ -36,6 +36,7 @@ export function parseTemplate(text: string): ParsedTemplate {
       rubric: parseRubric(rubric, index, body.codeLines),
       examples: parseExamples(examples, index, text),
       diagnostics,
+      structure: { codeLines: body.codeLines, headingLines: body.headingLines },
     };
   } catch (e) {
     // A bug here must not take the editor down: report it as a diagnostic on line 1.

@@ -30,9 +30,10 @@ export function scanBody(text: string, bodyStart: number, sections: Section[], i
   if (!system) return scanPlaceholders(body, bodyStart, index);
   const blank = (s: string) => s.replace(/[^\r\n]/g, ' ');
   const [head, from, to] = [system.headingStart - bodyStart, system.bodyStart - bodyStart, system.bodyEnd - bodyStart];
+  // Joined, not concatenated: a rope string costs every later character read (the scans, the lexer).
   const parts = [
-    scanPlaceholders(blank(body.slice(0, from)) + body.slice(from, to), bodyStart, index),
-    scanPlaceholders(body.slice(0, head) + blank(body.slice(head, to)) + body.slice(to), bodyStart, index),
+    scanPlaceholders([blank(body.slice(0, from)), body.slice(from, to)].join(''), bodyStart, index),
+    scanPlaceholders([body.slice(0, head), blank(body.slice(head, to)), body.slice(to)].join(''), bodyStart, index),
   ];
   return {
     ok: parts.every((p) => p.ok),
@@ -159,7 +160,9 @@ export function parseHandlebars(source: string): hbs.AST.Program {
     throw Object.assign(new Error(message), { hash, at });
   };
   try {
-    return Handlebars.parse(source);
+    // Without the whitespace-control pass (Handlebars.parse's second step): it only trims text
+    // between tags, and the tags, their paths and positions are all that is read here.
+    return Handlebars.parseWithoutProcessing(source);
   } finally {
     parser.parseError = original;
   }
@@ -205,18 +208,46 @@ function syntaxDiagnostic(e: unknown, source: string, base: number, index: LineI
   return diag(base, base, `Handlebars cannot parse the body: ${detail}`);
 }
 
-/** The first block tag opened deeper than MAX_BLOCK_DEPTH, by a plain scan of `{{#x` / `{{^x` / `{{/x`. */
+/**
+ * The first block tag opened deeper than MAX_BLOCK_DEPTH, by a plain scan of `{{#x` / `{{^x` / `{{/x`:
+ * what `/\{\{~?\s*([#/^])\s*(\}?)[^}]*\}?\}?/g` matches, found with indexOf (run on every validation).
+ */
 export function tooDeep(source: string): { offset: number; length: number } | undefined {
-  const re = /\{\{~?\s*([#/^])\s*(\}?)[^}]*\}?\}?/g;
   let depth = 0;
-  for (let m = re.exec(source); m; m = re.exec(source)) {
-    if (m[1] === '/') depth = Math.max(0, depth - 1);
-    else if (!(m[1] === '^' && m[2])) {
-      // `{{^}}` is an else, not an opening tag.
-      if (++depth > MAX_BLOCK_DEPTH) return { offset: m.index, length: m[0].length };
+  const n = source.length;
+  for (let at = source.indexOf('{{'); at >= 0; ) {
+    let p = at + 2;
+    if (source.charCodeAt(p) === 0x7e) p++; // ~
+    while (p < n && isSpace(source.charCodeAt(p))) p++;
+    const sigil = source[p];
+    if (sigil !== '#' && sigil !== '/' && sigil !== '^') {
+      at = source.indexOf('{{', at + 1);
+      continue;
     }
+    p++;
+    while (p < n && isSpace(source.charCodeAt(p))) p++;
+    const brace = source[p] === '}';
+    if (brace) p++;
+    const close = source.indexOf('}', p);
+    p = close < 0 ? n : close;
+    if (source[p] === '}') p++;
+    if (source[p] === '}') p++;
+    if (sigil === '/') depth = Math.max(0, depth - 1);
+    else if (!(sigil === '^' && brace)) {
+      // `{{^}}` is an else, not an opening tag.
+      if (++depth > MAX_BLOCK_DEPTH) return { offset: at, length: p - at };
+    }
+    at = source.indexOf('{{', p);
   }
   return undefined;
+}
+
+const SPACE = /\s/;
+
+/** What `\s` matches in a regular expression. */
+function isSpace(c: number): boolean {
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  return c > 0x7f && SPACE.test(String.fromCharCode(c));
 }
 
 /** The innermost block left open at the end of `source`, by a plain scan of `{{#x` / `{{/x`. */

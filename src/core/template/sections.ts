@@ -2,7 +2,7 @@
 // inside a code fence or an indented code block is not a heading.
 import MarkdownIt from 'markdown-it';
 import type { LineIndex } from '../text';
-import type { Section, SectionKey } from './types';
+import type { ParsedTemplate, Section, SectionKey } from './types';
 
 const ALIASES: Record<string, SectionKey> = {
   criteria: 'criteria',
@@ -38,9 +38,10 @@ export function sectionAliases(): string[] {
 let parser: MarkdownIt | undefined;
 function markdown(): MarkdownIt {
   if (!parser) {
-    // Block structure is all we need; inline parsing is most of markdown-it's cost.
+    // Block structure is all we need; inline parsing is most of markdown-it's cost. Its normalize
+    // rule rewrites every line break even when there is nothing to change: done below when needed.
     parser = new MarkdownIt('commonmark');
-    parser.core.ruler.disable(['inline', 'text_join']);
+    parser.core.ruler.disable(['normalize', 'inline', 'text_join']);
   }
   return parser;
 }
@@ -53,10 +54,16 @@ export interface BodyStructure {
   headingLines: Map<number, number>;
 }
 
+/** The body's code lines and heading levels: the ones parseTemplate found, else parsed now. */
+export function bodyStructure(t: ParsedTemplate): Pick<BodyStructure, 'codeLines' | 'headingLines'> {
+  return t.structure ?? parseSections(t.text, t.bodyStart, t.index);
+}
+
 export function parseSections(text: string, bodyStart: number, index: LineIndex): BodyStructure {
   const body = text.slice(bodyStart);
   const firstLine = index.position(bodyStart).line;
-  const tokens = markdown().parse(body, {});
+  // markdown-it's own normalisation (CR and CRLF to LF, NUL to U+FFFD), for the texts it changes.
+  const tokens = markdown().parse(/[\r\0]/.test(body) ? body.replace(/\r\n?|\n/g, '\n').replace(/\0/g, '\uFFFD') : body, {});
   const sections: Section[] = [];
   const codeLines = new Set<number>();
   const headingLines = new Map<number, number>();

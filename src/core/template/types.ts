@@ -162,4 +162,6 @@ export interface ParsedTemplate {
   examples: FewShotExample[];
   /** Problems found while parsing (YAML, Handlebars syntax, …). Validation adds the rest. */
   diagnostics: Diagnostic[];
+  /** markdown-it's view of the body (code lines, heading levels), kept so checks need not parse it again. */
+  structure?: { codeLines: Set<number>; headingLines: Map<number, number> };
 }

@@ -3,7 +3,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { replySchema } from '../judge/strategies/replySchema';
 import { parseTemplate } from './parse';
 import { knownFields, pairStyle, usedFields } from './fields';
-import { parseSections, SECTION_TITLES } from './sections';
+import { bodyStructure, SECTION_TITLES } from './sections';
 import { lintTemplate } from './lints';
 import { checkVerdict } from './verdictChecks';
 import { closest } from './suggest';
@@ -244,7 +244,7 @@ function checkDimensions(t: ParsedTemplate, config: TemplateConfig, out: Diagnos
   const criteria = t.sections.find((s) => s.key === 'criteria');
   if (!criteria) return;
   // markdown-it's view of the body, so a `## x` line inside a code fence is not a heading.
-  const { headingLines } = parseSections(t.text, t.bodyStart, t.index);
+  const { headingLines } = bodyStructure(t);
   const names = (config.dimensions ?? []).map((d) => d.name);
   const first = t.index.position(criteria.bodyStart).line;
   const last = t.index.position(Math.max(criteria.bodyStart, criteria.bodyEnd - 1)).line;

@@ -7,7 +7,7 @@ import { calibrate, type CalibrationNote, type CalibrationReport } from '../../c
 import { ByteDecoder, formatOf, isSkip, readDatasetFile, type DatasetItem, type DatasetRow, type DatasetSkip } from '../../core/dataset';
 import { JsonlReader } from '../../core/dataset/jsonl';
 import { humanColumn, humanLabels, keyOf, readLabels } from '../../core/labels';
-import { rowOf } from '../../core/results/latest';
+import { latestRows } from '../../core/calibration/read';
 import { PanelCollector, type PanelFigures } from '../../core/calibration/panel';
 import { CellIndex } from './cells';
 import { criteriaSwitch, type CriteriaSwitch } from './criteria';
@@ -32,6 +32,7 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
  * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
  */
 export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
+  // Resume appends retried rows: the last line per `_row` stands, as the CLI reads it.
   data = { ...data, rows: latestRows(data.rows) };
   if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
   // A multi-criterion judge: the overall on its integer view, or one criterion as a metric `m/<c>`.
@@ -71,20 +72,6 @@ export async function* yielding<T>(items: readonly T[], every = YIELD_EVERY): As
     if (i > 0 && i % every === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     yield items[i]!;
   }
-}
-
-/** Resume appends retried rows: the last line per `_row` stands (rows without `_row` all stay). */
-function latestRows(rows: DatasetRow[]): DatasetRow[] {
-  const last = new Map<number, number>();
-  rows.forEach((r, i) => {
-    const row = rowOf(r.record);
-    if (row !== undefined) last.set(row, i);
-  });
-  if (last.size === rows.length) return rows;
-  return rows.filter((r, i) => {
-    const row = rowOf(r.record);
-    return row === undefined || last.get(row) === i;
-  });
 }
 
 /** The rows with the labels file's majority labels joined by `_key` (the rows as they are when it has none). */

@@ -12,7 +12,7 @@ import { messageReceiver, webviewOptions, webviewPage } from '../webview/page';
 import type { KeyedPanel } from '../webview/panels';
 import { buildProbeView } from './model';
 
-export const PROBE_VIEW_TYPE = 'judgeStudio.probe';
+export { PROBE_VIEW_TYPE } from './index';
 /** How long a page may take to post 'ready' before it is drawn again. */
 const PAGE_START_MS = 5_000;
 

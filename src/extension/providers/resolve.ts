@@ -3,7 +3,7 @@
 // why no judge can run. Workspace trust is checked first: Restricted Mode never calls a judge.
 import * as vscode from 'vscode';
 import { endpointScope } from '../../core/judge/transport/endpoint';
-import { OpenAICompatibleClient } from '../../core/judge/transport/openaiClient';
+import { LazyOpenAIClient } from '../lazyClient';
 import type { JudgeClient, StructuredOutputMode } from '../../core/judge/transport/types';
 import type { TemplateConfig } from '../../core/template/types';
 import type { Studio } from '../studio';
@@ -106,7 +106,7 @@ async function openAiJudge(
     return refuse('not-configured', `No API key for ${OPENAI_ORIGIN}: run "Judge Studio: Set API Key" (or set $${OPENAI_ENV} before starting VS Code).`, ['setKey']);
   }
   const secrets = [...(lookup.key !== undefined ? [lookup.key] : []), ...Object.values(settings.headers)];
-  const inner = new OpenAICompatibleClient({
+  const inner = new LazyOpenAIClient({
     baseURL: settings.baseUrl,
     ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}),
     headers: settings.headers,

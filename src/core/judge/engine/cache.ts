@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChatMessage, StructuredOutputMode, TokenUsage } from '../transport/types';
+import { writeJsonString } from '../../jsonWrite';
 
 export interface CacheKeyInput {
   baseURL: string;
@@ -48,19 +49,40 @@ export function defaultCacheDir(env: Record<string, string | undefined>, home = 
 
 /** JSON with object keys sorted and undefined values dropped: equal requests give equal text. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const out: string[] = [];
+  writeCanonical(value, (piece) => void out.push(piece));
+  return out.join('');
+}
+
+/** canonicalJson as pieces, so a 50 MB prompt is hashed without one more copy of it. */
+function writeCanonical(value: unknown, emit: (piece: string) => void): void {
+  if (typeof value === 'string') return writeJsonString(value, emit);
+  if (value === null || typeof value !== 'object') return emit(JSON.stringify(value) ?? 'null');
+  if (Array.isArray(value)) {
+    emit('[');
+    value.forEach((v, i) => {
+      if (i > 0) emit(',');
+      if (v === undefined) emit('null');
+      else writeCanonical(v, emit);
+    });
+    return emit(']');
+  }
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  emit('{');
+  entries.forEach(([k, v], i) => {
+    emit(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+    writeCanonical(v, emit);
+  });
+  emit('}');
 }
 
 export function cacheKey(input: CacheKeyInput): string {
   const messages = input.messages.map((m) => ({ role: m.role, content: m.content }));
-  return createHash('sha256')
-    .update(canonicalJson({ v: VERSION, ...input, messages }))
-    .digest('hex');
+  const hash = createHash('sha256');
+  writeCanonical({ v: VERSION, ...input, messages }, (piece) => void hash.update(piece));
+  return hash.digest('hex');
 }
 
 export class DiskCache implements JudgeCache {

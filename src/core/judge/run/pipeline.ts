@@ -4,7 +4,8 @@
 // ended. Front ends add progress and cancellation through hooks; none of them opens, scans or
 // writes results files itself.
 import { promises as fs } from 'node:fs';
-import { readDataset } from '../../dataset';
+import { LIMITS, readDataset } from '../../dataset';
+import { countingShape } from '../../dataset/scan';
 import type { DatasetItem, DatasetSkip } from '../../dataset/types';
 import { isSkip } from '../../dataset/types';
 import type { JudgeCache } from '../engine/cache';
@@ -133,10 +134,13 @@ async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
   };
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  const open = (signal: AbortSignal) => (opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal }));
+  // Counting reads each line without parsing it (countingShape): a row with a huge field costs no parsed copy.
+  const open = (signal: AbortSignal, count = false) =>
+    opts.items ? opts.items(signal) : readDataset(opts.dataFile, { signal, ...(count ? { shape: countingShape(LIMITS.depth) } : {}) });
 
   try {
-    stats.total = await countRows(open(stop.signal), opts.rows, scan);
+    // A resumed run decides each row by its inputs' _key, so it counts parsed rows.
+    stats.total = await countRows(open(stop.signal, scan === undefined), opts.rows, scan);
     opts.onStart?.(stats, scan);
     const gate = outageGate(opts, stats, () => {
       reason = 'outage';

@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as zlib from 'node:zlib';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import type { ChunkedBody } from '../../jsonWrite';
 
 export interface HttpReply {
   status: number;
@@ -28,13 +29,13 @@ export class HttpPoster {
   private readonly calls = new Set<Call>();
   private readonly watched = new WeakSet<AbortSignal>();
 
-  /** Posts `body`; rejects with the SDK's timeout, abort or connection error. */
-  post(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply> {
+  /** Posts `body` (text, or bytes made chunk by chunk); rejects with the SDK's timeout, abort or connection error. */
+  post(url: URL, headers: Record<string, string>, body: string | ChunkedBody, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply> {
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
     if (signal && !this.watched.has(signal)) this.watch(signal);
     const secure = url.protocol === 'https:';
     return new Promise<HttpReply>((resolve, reject) => {
-      const payload = Buffer.from(body, 'utf8');
+      const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : undefined;
       const req = (secure ? https : http).request({
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[|\]$/g, ''),
@@ -42,7 +43,7 @@ export class HttpPoster {
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         agent: secure ? this.httpsAgent : this.httpAgent,
-        headers: { ...headers, 'content-length': String(payload.length) },
+        headers: { ...headers, 'content-length': String(payload ? payload.length : (body as ChunkedBody).length) },
       });
       let settled = false;
       const call: Call = { req, signal, reject: (e) => finish(e) };
@@ -68,7 +69,8 @@ export class HttpPoster {
         res.on('aborted', () => finish(new APIConnectionError({ cause: new Error('terminated: the connection closed before the reply ended') })));
         stream.on('end', () => finish(undefined, { status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
       });
-      req.end(payload);
+      if (payload) req.end(payload);
+      else sendChunks(req, (body as ChunkedBody).chunks());
     });
   }
 
@@ -83,6 +85,20 @@ export class HttpPoster {
       { once: true },
     );
   }
+}
+
+/** Writes the chunks as the socket takes them (waiting for 'drain'), then ends the request. */
+function sendChunks(req: http.ClientRequest, chunks: Iterable<Uint8Array>): void {
+  const it = chunks[Symbol.iterator]();
+  const pump = (): void => {
+    for (;;) {
+      if (req.destroyed) return;
+      const next = it.next();
+      if (next.done) return void req.end();
+      if (!req.write(next.value)) return void req.once('drain', pump);
+    }
+  };
+  pump();
 }
 
 function decoded(res: http.IncomingMessage): NodeJS.ReadableStream {

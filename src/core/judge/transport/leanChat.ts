@@ -6,7 +6,10 @@
 // The request goes over node:http(s) (httpPost.ts); an injected fetch (tests, other runtimes) is
 // used as given, with `redirect: 'error'` and `window: null` so undici does not clone, and so tee,
 // every request body in case a redirect must replay it (undici#4058). Redirects are never
-// followed: one would carry the key and the prompt to wherever it points.
+// followed: one would carry the key and the prompt to wherever it points. A body with a huge text
+// in it (a 50 MB field) is sent in chunks made as they go, with its content-length, so neither a
+// second copy of the text nor of its bytes is made.
+import { holdsLargeText, jsonBody, jsonStream } from '../../jsonWrite';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
 import { headerReader, HttpPoster, toHeaders, type HttpReply } from './httpPost';
@@ -43,16 +46,16 @@ export class LeanChat {
     const model = String(body.model);
     const { url, headers } = this.ready.get(model) ?? (await this.route(model));
     if (signal?.aborted) throw new APIUserAbortError();
-    const text = JSON.stringify(body);
-    if (this.poster) return parse(await this.poster.post(url, headers, text, timeoutMs, signal), url);
-    return this.viaFetch(url, headers, text, timeoutMs, signal);
+    const large = holdsLargeText(body);
+    if (this.poster) return parse(await this.poster.post(url, headers, large ? jsonBody(body) : JSON.stringify(body), timeoutMs, signal), url);
+    return this.viaFetch(url, headers, body, large, timeoutMs, signal);
   }
 
-  private async viaFetch(url: URL, headers: Record<string, string>, text: string, timeoutMs: number, signal?: AbortSignal): Promise<LeanReply> {
+  private async viaFetch(url: URL, headers: Record<string, string>, body: Record<string, unknown>, large: boolean, timeoutMs: number, signal?: AbortSignal): Promise<LeanReply> {
     const deadline = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
-      const init: LeanInit = { method: 'POST', headers, body: text, signal: deadline, redirect: 'error', window: null };
+      const init: LeanInit = { method: 'POST', ...requestBody(headers, body, large), signal: deadline, redirect: 'error', window: null };
       response = await (this.fetch as typeof globalThis.fetch)(url, init);
     } catch (e) {
       if (signal?.aborted) throw new APIUserAbortError();
@@ -128,6 +131,13 @@ export function normalizedErrorBody(text: string): string {
   if (p.error && typeof p.error === 'object') return text;
   const m = typeof p.error === 'string' ? p.error : (p.message ?? p.detail);
   return JSON.stringify({ error: { message: typeof m === 'string' ? m : m !== undefined ? JSON.stringify(m) : text } });
+}
+
+/** The fetch body: JSON text, or with a huge text in it a stream of its bytes made chunk by chunk, with its content-length. */
+function requestBody(headers: Record<string, string>, body: Record<string, unknown>, large: boolean): { headers: Record<string, string>; body: BodyInit; duplex?: 'half' } {
+  if (!large) return { headers, body: JSON.stringify(body) };
+  const { stream, length } = jsonStream(body);
+  return { headers: { ...headers, 'content-length': String(length) }, body: stream, duplex: 'half' };
 }
 
 function safeJSON(text: string): Object | undefined {

@@ -2,8 +2,8 @@
 // a URL, a name from the `judgeStudio.endpoints` setting, or the configured endpoint. The configured
 // endpoint's headers go only to its own origin; keys are looked up per origin by the caller.
 import { checkEndpoint, endpointScope, isCredentialHeader } from '../../../core/judge/transport/endpoint';
-import { OpenAICompatibleClient } from '../../../core/judge/transport/openaiClient';
 import type { JudgeClient } from '../../../core/judge/transport/types';
+import { LazyOpenAIClient } from '../../lazyClient';
 import { LoggingClient, redact, type RequestLog } from './loggingClient';
 import { describeKeySource, originOf, type ApiKeyLookup } from './origin';
 
@@ -73,7 +73,7 @@ export async function panelClients(
     const check = checkEndpoint(m.baseURL, { sendsCredentials, flag: `panel judge ${m.model}` });
     if (!check.ok) return { ok: false, message: check.message.replace(/, or pass --allow-insecure-http.*$/, '') };
     const secrets = [...(lookup.key !== undefined ? [lookup.key] : []), ...Object.values(m.headers)];
-    const inner = new OpenAICompatibleClient({
+    const inner = new LazyOpenAIClient({
       baseURL: m.baseURL,
       ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}),
       headers: m.headers,
