@@ -12,6 +12,18 @@ import { metricsOf, ResultsTable } from './model/table';
 export const RESULTS_VIEW_TYPE = 'judgeStudio.results';
 const RELOAD_DELAY_MS = 400;
 
+/** Open viewers by file URI, so a run that appended to a file already on screen can have it read again. */
+const viewers = new Map<string, Set<ResultsEditor>>();
+
+/**
+ * Reads `file` again in every viewer showing it. Opening a file that already has a viewer only
+ * reveals it, and a file watcher may miss appends (some remote and network file systems), so a
+ * front end that just wrote to the file says so here.
+ */
+export function reloadResultsViewers(file: vscode.Uri): void {
+  for (const viewer of viewers.get(file.toString()) ?? []) viewer.schedule();
+}
+
 class ResultsDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
   dispose(): void {}
@@ -49,6 +61,10 @@ class ResultsEditor {
       panel.webview.onDidReceiveMessage(messageReceiver('results viewer', webviewMessageSchema, studio.log, (m) => this.handle(m))),
       panel.onDidDispose(() => this.dispose()),
     );
+    const key = file.toString();
+    if (!viewers.has(key)) viewers.set(key, new Set());
+    viewers.get(key)!.add(this);
+    this.disposables.push({ dispose: () => viewers.get(key)?.delete(this) });
     void this.load().then((message) => this.setHtml(message));
   }
 
@@ -82,7 +98,7 @@ class ResultsEditor {
     }
   }
 
-  private schedule(): void {
+  schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.reload(), RELOAD_DELAY_MS);
   }
