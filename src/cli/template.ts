@@ -12,15 +12,18 @@ export interface LoadedTemplate {
   diagnostics: FileDiagnostic[];
 }
 
-/** Reads and validates; prints errors to stderr and returns undefined when the template has any. */
-export async function loadValidTemplate(file: string, io: CliIO): Promise<LoadedTemplate | undefined> {
-  let text: string;
+/** The text of the template named on the command line; a usage error naming it when it cannot be read. */
+export async function readTemplateText(io: CliIO, file: string): Promise<string> {
   try {
-    text = await readFile(path.resolve(io.cwd, file), 'utf8');
+    return await readFile(path.resolve(io.cwd, file), 'utf8');
   } catch (e) {
     throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  const template = parseTemplate(text);
+}
+
+/** Reads and validates; prints errors to stderr and returns undefined when the template has any. */
+export async function loadValidTemplate(file: string, io: CliIO): Promise<LoadedTemplate | undefined> {
+  const template = parseTemplate(await readTemplateText(io, file));
   const diagnostics = validateTemplate(template).map(({ data: _data, ...d }) => ({ file, ...d }));
   if (hasErrors(diagnostics)) {
     for (const d of diagnostics.filter((x) => x.severity === 'error')) io.stderr(formatDiagnostic(d) + '\n');

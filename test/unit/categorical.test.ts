@@ -2,6 +2,11 @@
 // (`passing_labels`, `pass_threshold`): front-matter rules, the reply schema sent as structured
 // output, the columns through the real engine against the fake server, samples and panels that
 // need a strict majority of a label, and calibration as a nominal scale.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { calibrateCommand } from '../../src/cli/commands/calibrate';
+import { UsageError } from '../../src/cli/io';
 import * as assert from 'node:assert/strict';
 import { calibrate } from '../../src/core/calibration';
 import { prepareJudge } from '../../src/core/judge/engine/prepare';
@@ -217,3 +222,29 @@ describe('categorical verdicts and pass/fail views', () => {
     assert.ok(Math.abs(r.pass_fail!.cohen_kappa! - 0.466666666667) < 1e-9);
   });
 });
+
+  it('through the CLI: keeps the labels of a results file, shows the pass/fail view, and refuses a label the template does not have', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'js-categorical-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'correctness.judge'), CORRECTNESS);
+      const line = (row: number, human: string, judge: string) => JSON.stringify({ _row: row, prompt: `q${row}`, 'correctness/label': judge, 'correctness/score': null, 'correctness/human_label': human });
+      const write = (lines: string[]) => fs.writeFileSync(path.join(dir, 'r.jsonl'), lines.join('\n') + '\n');
+      let stdout = '';
+      const io = { stdout: (x: string) => void (stdout += x), stderr: () => undefined, cwd: dir, env: {} };
+      write([line(1, 'correct', 'correct'), line(2, 'incorrect', 'correct'), line(3, 'partially correct', 'partially correct')]);
+      assert.equal(await calibrateCommand(['r.jsonl', '--metric', 'correctness', '--template', 'correctness.judge', '--json'], io), 0);
+      const report = JSON.parse(stdout) as { kind: string; n: number; labels: string[]; pass_fail?: { n: number } };
+      assert.equal(report.kind, 'categorical');
+      assert.equal(report.n, 3);
+      assert.deepEqual(report.labels, ['correct', 'incorrect', 'partially correct']);
+      assert.equal(report.pass_fail?.n, 3);
+      write([line(1, 'correct', 'correct'), line(2, 'mostly right', 'correct')]);
+      await assert.rejects(calibrateCommand(['r.jsonl', '--metric', 'correctness', '--template', 'correctness.judge'], io), (e: unknown) => {
+        assert.ok(e instanceof UsageError);
+        assert.match(e.message, /^r\.jsonl: row 2 \(line 2\): "correctness\/human_label" is "mostly right", not one of the labels of correctness\.judge \(correct, partially correct, incorrect\)/);
+        return true;
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });

@@ -97,4 +97,15 @@ describe('a row with a huge field on the request path', () => {
     writer.close();
     assert.equal(fs.readFileSync(file, 'utf8'), `${JSON.stringify(line)}\n${JSON.stringify({ _row: 2, 'm/score': 5 })}\n`);
   });
+
+  it('writes it in its turn when buffered, after the lines waiting and before the next', async () => {
+    const file = path.join(dir, 'b.jsonl');
+    const writer = new ResultsWriter(file, true, { buffered: true, flushMs: 10_000 });
+    const big = { _row: 2, response: hostileText(mulberry32(11), 3 * MB), 'm/score': 4 };
+    const lines = [{ _row: 1, 'm/score': 3 }, big, { _row: 3, 'm/score': 5 }];
+    for (const l of lines) writer.write(l);
+    await writer.end();
+    assert.equal(writer.written, 3);
+    assert.equal(fs.readFileSync(file, 'utf8'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  });
 });

@@ -1,6 +1,7 @@
 // `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]…`: agreement of the judge
 // with human labels, bias diagnostics, and a threshold gate for CI. `--labels FILE` joins a labels
 // file (human review) by `_key`; its labels win over the file's own human column.
+import { readTemplateText } from '../template';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
@@ -15,7 +16,6 @@ import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset
 import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels, templatesForMetric, type JoinStats } from '../../core/labels';
 import { parseTemplate } from '../../core/template';
-import { readFile } from 'node:fs/promises';
 import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
@@ -174,12 +174,7 @@ function looksCategorical(items: Iterable<DatasetItem>, metric: string): boolean
 /** The template's `passing_labels` (from --template, else the one workspace template named after the metric), for the pass/fail view. */
 async function passingLabelsFor(io: CliIO, metric: string, template: string | undefined): Promise<string[] | undefined> {
   if (template) {
-    let text: string;
-    try {
-      text = await readFile(path.resolve(io.cwd, template), 'utf8');
-    } catch (e) {
-      throw new UsageError(`${template}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+    const text = await readTemplateText(io, template);
     return parseTemplate(text).config?.passing_labels;
   }
   const found = await templatesForMetric(io.cwd, metric);

@@ -2,7 +2,7 @@
 // template under the working directory named after the metric that judged the file (its
 // template_hash matches the file's). Without either, labels are not checked and calibrate says so
 // when some look out of place.
-import { readFile } from 'node:fs/promises';
+import { readTemplateText } from '../template';
 import path from 'node:path';
 import { scaleOf, type LabelScale } from '../../core/calibration/scale';
 import { isSkip, type DatasetItem } from '../../core/dataset/types';
@@ -13,12 +13,7 @@ import { UsageError, type CliIO } from '../io';
 
 export async function labelScale(io: CliIO, file: string, metric: string, template: string | undefined, items: Iterable<DatasetItem>): Promise<LabelScale | undefined> {
   if (template) {
-    let text: string;
-    try {
-      text = await readFile(path.resolve(io.cwd, template), 'utf8');
-    } catch (e) {
-      throw new UsageError(`${template}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+    const text = await readTemplateText(io, template);
     const config = parseTemplate(text).config;
     if (!config) throw new UsageError(`${template}: the front matter does not validate (judge-studio validate ${template} says why), so its scale is unknown`);
     return scaleOf(config, template);

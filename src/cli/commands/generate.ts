@@ -2,6 +2,7 @@
 // per score, edge cases, guidelines) or 3–6 evaluation steps written from the template's criteria.
 // Prints the new template; --write replaces the file. What produced the text is recorded in the
 // front matter under `generated`.
+import { readTemplateText } from '../template';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -59,12 +60,7 @@ export const generateCommand: Command = async (args, io) => {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout takes a positive number of milliseconds, got "${v.timeout}"`);
 
   const full = path.resolve(io.cwd, file);
-  let text: string;
-  try {
-    text = await fs.readFile(full, 'utf8');
-  } catch (e) {
-    throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  const text = await readTemplateText(io, file);
   const template = parseTemplate(text);
   const model = v.model ?? template.config?.model.name;
   if (!model) throw new UsageError(`no model: pass --model or set model.name in ${file}`);

@@ -1,7 +1,6 @@
 // The template named by `import-data --template T`: its metric, kind, the fields its `_key` is made
 // of, and the fields it reads (to warn when the benchmark's rows do not have them).
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readTemplateText } from '../template';
 import { keyFields as templateKeyFields } from '../../core/results';
 import { parseTemplate, validateTemplate } from '../../core/template';
 import { UsageError, type CliIO } from '../io';
@@ -14,12 +13,7 @@ export interface NamedTemplate {
 }
 
 export async function keyFields(io: CliIO, file: string): Promise<NamedTemplate> {
-  let text: string;
-  try {
-    text = await readFile(path.resolve(io.cwd, file), 'utf8');
-  } catch (e) {
-    throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  const text = await readTemplateText(io, file);
   const t = parseTemplate(text);
   const errors = validateTemplate(t).filter((d) => d.severity === 'error');
   if (!t.config || errors.length > 0) throw new UsageError(`${file}: the template has errors (${errors[0]?.message ?? 'invalid front matter'}); fix them first (judge-studio validate ${file})`);

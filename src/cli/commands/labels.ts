@@ -1,6 +1,7 @@
 // `judge-studio labels export --labels FILE --data D --out D2 [--metric M] [--template T]`: the
 // human labels (majority per row) in Vertex AI's columns, in a copy of a dataset. Also the label
 // loading `calibrate --labels` shares: the labels file, its key fields, inter-annotator agreement.
+import { readTemplateText } from '../template';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatOf } from '../../core/dataset';
@@ -17,7 +18,6 @@ import {
 } from '../../core/labels';
 import { keyFields } from '../../core/results';
 import { parseTemplate } from '../../core/template';
-import { readFile } from 'node:fs/promises';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const labelsCommand: Command = async (args, io) => {
@@ -94,12 +94,7 @@ export async function labelsFor(io: CliIO, read: LabelsRead, file: string, metri
   let fields: string[] | undefined;
   let fieldsFrom: string | undefined;
   if (template) {
-    let text: string;
-    try {
-      text = await readFile(path.resolve(io.cwd, template), 'utf8');
-    } catch (e) {
-      throw new UsageError(`${template}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+    const text = await readTemplateText(io, template);
     fields = keyFields(parseTemplate(text));
     fieldsFrom = template;
   } else if (human.fields) {

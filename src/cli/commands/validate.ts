@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readTemplateText } from '../template';
 import { parseArgs } from 'node:util';
 import type { FileDiagnostic } from '../../core/diagnostics';
 import { validateTemplate } from '../../core/template';
@@ -11,12 +10,7 @@ export const validateCommand: Command = async (args, io) => {
   if (!positionals.length) throw new UsageError('validate: name at least one template, e.g. `judge-studio validate examples/*.judge`');
   const all: FileDiagnostic[] = [];
   for (const file of positionals) {
-    let text: string;
-    try {
-      text = await readFile(path.resolve(io.cwd, file), 'utf8');
-    } catch (e) {
-      throw new UsageError(`${file}: cannot read the template (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
+    const text = await readTemplateText(io, file);
     for (const d of validateTemplate(text)) {
       const { data: _data, ...rest } = d;
       all.push({ file, ...rest });
