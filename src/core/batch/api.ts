@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type OpenAI from 'openai';
-import { APIError, toFile } from 'openai';
+import { APIError } from 'openai/core/error';
+import { toFile } from 'openai/core/uploads';
 import type { BatchEndpoint } from './state';
 
 export interface RemoteBatch {

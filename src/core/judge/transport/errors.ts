@@ -2,7 +2,8 @@
 // runner decides about retries from one small vocabulary instead of SDK classes. This is also where
 // a server's words become ours: the message is scrubbed of the key values in use and of anything
 // shaped like a credential, once, for every front end (results file, log, screen).
-import * as OpenAISDK from 'openai';
+// The SDK's error classes only: importing the package index would load the whole client at activation.
+import * as OpenAISDK from 'openai/core/error';
 import { scrubSecrets } from '../../security/scrub';
 import { redactUrl } from './endpoint';
 import { internalError, JudgeError } from './types';

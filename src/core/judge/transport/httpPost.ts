@@ -7,7 +7,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as zlib from 'node:zlib';
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai/core/error';
 import type { ChunkedBody } from '../../jsonWrite';
 
 export interface HttpReply {

@@ -11,7 +11,7 @@
 // second copy of the text nor of its bytes is made.
 import { holdsLargeText, jsonBody, jsonStream } from '../../jsonWrite';
 import type OpenAI from 'openai';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai/core/error';
 import { headerReader, HttpPoster, toHeaders, type HttpReply } from './httpPost';
 
 interface Route {
