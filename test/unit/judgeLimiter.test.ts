@@ -35,6 +35,22 @@ describe('adaptive limiter', () => {
     assert.equal(limiter.limit, 4);
   });
 
+  it('learns a rate from the answers in a 429 window, and a later 429 after a quiet pause slows that rate instead of halving the calls', () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter(16, { now: () => now });
+    for (let i = 0; i < 20; i++) limiter.onSuccess();
+    now = 100;
+    limiter.onRateLimit(1_000);
+    now = 110;
+    limiter.onRateLimit(1_000);
+    assert.equal(limiter.rate, 20, 'twenty answers in the second before: 20 per second');
+    // The calls waited out the retry-after: nobody was answered in the window of the next 429.
+    now = 3_500;
+    limiter.onRateLimit(1_000);
+    assert.equal(limiter.limit, 16, 'the concurrency stays');
+    assert.ok(limiter.rate !== undefined && limiter.rate < 20 && limiter.rate > 19, `a little slower than 20 per second: ${limiter.rate}`);
+  });
+
   it('grows the limit back one step after a run of successes', () => {
     let now = 0;
     const limiter = new AdaptiveLimiter(4, { now: () => now });

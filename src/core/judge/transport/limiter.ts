@@ -3,6 +3,9 @@
 // - The rate comes from the `x-ratelimit-*-requests` headers OpenAI and Azure send on every reply
 //   (a token bucket: `limit - remaining` requests refill in `reset`), else from the answers counted
 //   in the `retry-after` window of a 429, and is probed upwards slowly (1 %/s) while no 429 comes.
+//   A later 429 slows the learned rate by 3 % (or to the answers counted, if that is faster): the
+//   answers in a window are fewer than the limit when calls were waiting, so they alone would
+//   ratchet the rate down.
 // - Calls are spaced to that rate; a retried call waits in a queue served before fresh calls.
 // - A 429 that teaches no rate (nobody was answered) pauses new calls for its retry-after and,
 //   when repeated, halves the concurrency (at most once a second); successes grow it back (AIMD).
@@ -214,14 +217,16 @@ export class AdaptiveLimiter {
     const windowMs = Math.min(60_000, Math.max(1_000, retryAfterMs ?? 1_000));
     let n = 0;
     for (let i = 0; i < ANSWER_LOG && i < this.answerAt; i++) if ((this.answerLog[i] as number) > now - windowMs) n++;
-    if (n === 0) return false;
+    // Nobody answered in the window (the calls were waiting out a pause): with a rate already
+    // learned, this refusal is the rate's to account for, not a reason to halve the concurrency.
+    if (n === 0 && this.measuredMs === undefined) return false;
     const lastRefusal = this.lastFreshRefusal;
     this.lastFreshRefusal = now;
     if (this.measuredMs === undefined && this.headerMs === undefined && now - lastRefusal > windowMs) return true;
     // Once per window, the measured rate, and always a little slower than the one just refused.
     if (this.measuredMs !== undefined && now - this.lastDecrease < windowMs) return true;
     const refused = this.intervalMs;
-    this.measuredMs = Math.max(windowMs / n, refused === undefined ? 0 : refused * 1.03);
+    this.measuredMs = refused === undefined ? windowMs / n : n > 0 ? Math.min(windowMs / n, refused * 1.03) : refused * 1.03;
     this.lastDecrease = now;
     if (this.headerMs === undefined) this.capacity = 1;
     this.tokens = Math.min(this.tokens, 0);
