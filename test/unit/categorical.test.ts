@@ -227,7 +227,7 @@ describe('categorical verdicts and pass/fail views', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'js-categorical-'));
     try {
       fs.writeFileSync(path.join(dir, 'correctness.judge'), CORRECTNESS);
-      const line = (row: number, human: string, judge: string) => JSON.stringify({ _row: row, prompt: `q${row}`, 'correctness/label': judge, 'correctness/score': null, 'correctness/human_label': human });
+      const line = (row: number, human: string, judge: string) => JSON.stringify({ _row: row, prompt: `q${row}`, 'correctness/label': judge, 'correctness/human_label': human });
       const write = (lines: string[]) => fs.writeFileSync(path.join(dir, 'r.jsonl'), lines.join('\n') + '\n');
       let stdout = '';
       const io = { stdout: (x: string) => void (stdout += x), stderr: () => undefined, cwd: dir, env: {} };

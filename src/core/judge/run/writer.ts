@@ -117,8 +117,14 @@ export class ResultsWriter {
       if (this.sinceSync >= (this.opts.checkpointRows ?? 100) || this.now() - this.lastSync >= (this.opts.checkpointMs ?? 5_000)) this.sync();
       return;
     }
-    void this.flush();
-    this.flushing = (this.flushing ?? Promise.resolve()).then(() => this.writeChunks(line)).catch((e: unknown) => this.fail(e));
+    // The lines waiting are taken now, so a line written after this one cannot go out before it.
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const before = this.takePending();
+    this.flushing = (this.flushing ?? Promise.resolve())
+      .then(() => this.writePending(false, before))
+      .then(() => this.writeChunks(line))
+      .catch((e: unknown) => this.fail(e));
   }
 
   private async writeChunks(line: Record<string, unknown>): Promise<void> {
@@ -188,14 +194,21 @@ export class ResultsWriter {
     return next;
   }
 
-  private async writePending(final: boolean): Promise<void> {
+  private takePending(): string[] {
+    const taken = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return taken;
+  }
+
+  /** Writes `taken`, else every line waiting when it runs; then fsyncs when due. */
+  private async writePending(final: boolean, taken?: string[]): Promise<void> {
     const fd = this.fd;
     if (fd === undefined || this.failure) return;
-    if (this.pending.length > 0) {
-      const lines = this.pending.length;
-      const buffer = Buffer.from(this.pending.join(''), 'utf8');
-      this.pending = [];
-      this.pendingBytes = 0;
+    const pending = taken ?? this.takePending();
+    if (pending.length > 0) {
+      const lines = pending.length;
+      const buffer = Buffer.from(pending.join(''), 'utf8');
       let offset = 0;
       try {
         while (offset < buffer.length) offset += await write(this.fs, fd, buffer, offset);
