@@ -9,6 +9,9 @@ import { parseDataset, type DatasetRow } from '../../src/core/dataset';
 import { CellIndex, shorten } from '../../src/extension/calibrate/cells';
 import { pageHtml as calibrationHtml } from '../../src/extension/webview/html';
 import { calibrateFile } from '../../src/extension/calibrate/load';
+import { templateHash } from '../../src/core/results/keys';
+import { parseTemplate } from '../../src/core/template';
+import { POINTWISE } from '../support/judgeFixtures';
 import { buildView, detectMetrics, metricChoices } from '../../src/extension/calibrate/model';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema, type CalibrationView } from '../../src/protocol/calibrate';
 
@@ -239,6 +242,32 @@ describe('calibration view: reading the file', () => {
     const none = await calibrateFile(file, 'pref', 'plain.jsonl');
     assert.ok(!none.ok);
     assert.match(none.error, /^plain\.jsonl: no label columns for metric "pref".*"other"/);
+  });
+});
+
+describe('calibration view: the template that judged the file', () => {
+  let dir: string;
+  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'calibrate-view-scale-'))));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const found = (text: string) => ({ found: [{ file: path.join(dir, 'quality.judge'), template: parseTemplate(text) }], shown: (f: string) => path.basename(f) });
+  const rated = (row: number, human: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ _row: row, 'quality/human_rating': human, 'quality/score': 3, ...extra });
+
+  it('refuses a label outside the scale of the template named after the metric, as calibrate does', async () => {
+    const file = path.join(dir, 'r.jsonl');
+    fs.writeFileSync(file, [rated(1, 3), rated(2, 9)].join('\n') + '\n');
+    const out = await calibrateFile(file, 'quality', 'r.jsonl', undefined, undefined, found(POINTWISE));
+    assert.ok(!out.ok);
+    assert.match(out.error, /^r\.jsonl: row 2 \(line 2\): "quality\/human_rating" is 9, not a whole number on the 1–5 scale of quality\.judge/);
+    // Without the template, the label is a class as before.
+    assert.ok((await calibrateFile(file, 'quality', 'r.jsonl')).ok);
+  });
+
+  it('leaves the labels unchecked when the file was judged by another version of the template', async () => {
+    const file = path.join(dir, 'other.jsonl');
+    fs.writeFileSync(file, [rated(1, 3, { 'quality/template_hash': 'aaaaaaaaaaaa' }), rated(2, 9, { 'quality/template_hash': 'aaaaaaaaaaaa' })].join('\n') + '\n');
+    const out = await calibrateFile(file, 'quality', 'other.jsonl', undefined, undefined, found(POINTWISE));
+    assert.ok(out.ok, out.ok ? '' : out.error);
+    assert.equal(templateHash(POINTWISE) === 'aaaaaaaaaaaa', false);
   });
 });
 

@@ -1,7 +1,6 @@
 // `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]…`: agreement of the judge
 // with human labels, bias diagnostics, and a threshold gate for CI. `--labels FILE` joins a labels
 // file (human review) by `_key`; its labels win over the file's own human column.
-import { readTemplateText } from '../template';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
@@ -14,8 +13,7 @@ import { unscaledHint } from '../../core/calibration/scale';
 import { labelScale } from './calibrateScale';
 import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf } from '../../core/dataset';
-import { joinLabels, templatesForMetric, type JoinStats } from '../../core/labels';
-import { parseTemplate } from '../../core/template';
+import { joinLabels, type JoinStats } from '../../core/labels';
 import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
@@ -92,8 +90,7 @@ export const calibrateCommand: Command = async (args, io) => {
     },
   };
   // With the template's scale known, a label outside it is refused, naming its row and line.
-  const scale = await labelScale(io, file, metric, values.template, all);
-  const passingLabels = looksCategorical(all, metric) ? await passingLabelsFor(io, metric, values.template) : undefined;
+  const { scale, passingLabels } = await labelScale(io, file, metric, values.template, all);
   const outcome = await calibrate(items, metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
@@ -160,25 +157,6 @@ function looksLikeCriteria(items: Iterable<DatasetItem>, metric: string): boolea
     return isCriteriaRecord(item.record, metric) || Object.keys(item.record).some((k) => k.startsWith(`${metric}/human_rating/`));
   }
   return false;
-}
-
-/** The first readable row decides whether the file holds a categorical judge's results (`m/label`). */
-function looksCategorical(items: Iterable<DatasetItem>, metric: string): boolean {
-  for (const item of items) {
-    if (isSkip(item)) continue;
-    return Object.hasOwn(item.record, `${metric}/label`) || Object.hasOwn(item.record, `${metric}/human_label`);
-  }
-  return false;
-}
-
-/** The template's `passing_labels` (from --template, else the one workspace template named after the metric), for the pass/fail view. */
-async function passingLabelsFor(io: CliIO, metric: string, template: string | undefined): Promise<string[] | undefined> {
-  if (template) {
-    const text = await readTemplateText(io, template);
-    return parseTemplate(text).config?.passing_labels;
-  }
-  const found = await templatesForMetric(io.cwd, metric);
-  return found.length === 1 ? found[0]?.template.config?.passing_labels : undefined;
 }
 
 /** The records of `items` through `f`, as an iterable that can be walked more than once. */

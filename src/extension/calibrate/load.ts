@@ -12,6 +12,8 @@ import { PanelCollector, type PanelFigures } from '../../core/calibration/panel'
 import { CellIndex } from './cells';
 import { criteriaSwitch, type CriteriaSwitch } from './criteria';
 import { calibrationRecord } from '../../core/calibration/criteria';
+import { fromFound } from '../../core/calibration/templateScale';
+import type { FoundTemplate } from '../../core/labels/templates';
 
 export interface LoadedFile {
   rows: DatasetRow[];
@@ -31,7 +33,14 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
  * Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown.
  * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
  */
-export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
+/** The workspace's templates named after the metric, to check labels against the one that judged the file (as `calibrate` does). */
+export interface TemplatesFound {
+  found: readonly FoundTemplate[];
+  /** A template's path as the user sees it. */
+  shown: (file: string) => string;
+}
+
+export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
   // Resume appends retried rows: the last line per `_row` stands, as the CLI reads it.
   data = { ...data, rows: latestRows(data.rows) };
   if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
@@ -40,7 +49,9 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
   if (criteria) data = { ...data, rows: data.rows.map((r) => ({ ...r, record: calibrationRecord(r.record, metric) })) };
   // The core counts malformed records too, so it gets every item back in file order.
   const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
-  const outcome = await calibrate(yielding(items), metric);
+  // The template's scale and passing labels: a label outside the scale is an error naming its row.
+  const { scale, passingLabels } = templates ? fromFound(templates.found, data.rows, metric, templates.shown, display) : {};
+  const outcome = await calibrate(yielding(items), metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
   if (!outcome.ok) return { ok: false, error: `${display}: ${outcome.error}` };
   const cells = new CellIndex(data.rows, metric, outcome.report.kind);
   const collector = new PanelCollector(metric);
@@ -50,14 +61,14 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */
-export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal, labelsFile?: string): Promise<Calibrated> {
+export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await loadFile(file, signal);
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(file).join(display) };
   }
-  return calibrateLoaded(data, metric, display, labelsFile);
+  return calibrateLoaded(data, metric, display, labelsFile, templates);
 }
 
 /** Rows between two yields to the event loop: about 15 ms of calibration on a 2-core machine. */
@@ -180,12 +191,12 @@ async function readAt(handle: fsp.FileHandle, start: number, end: number): Promi
 }
 
 /** GrowingFile.read + calibrateLoaded, with a reading error turned into a value (as calibrateFile). */
-export async function calibrateGrowing(source: GrowingFile, metric: string, display: string, labelsFile?: string): Promise<Calibrated> {
+export async function calibrateGrowing(source: GrowingFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await source.read();
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(source.file).join(display) };
   }
-  return calibrateLoaded(data, metric, display, labelsFile);
+  return calibrateLoaded(data, metric, display, labelsFile, templates);
 }

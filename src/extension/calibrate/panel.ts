@@ -1,14 +1,14 @@
 // One calibration panel per (file, metric): calibrates on open, again when the file changes on
 // disk (a run appending rows) or on request, and answers the webview's typed requests.
 import * as vscode from 'vscode';
-import { labelsFileFor } from '../../core/labels';
+import { labelsFileFor, templatesForMetric } from '../../core/labels';
 import { webviewMessageSchema, type CalibrationView, type HostMessage, type InitialData, type WebviewMessage } from '../../protocol/calibrate';
 import { fileName } from '../preview/panel';
 import type { Studio } from '../studio';
 import { webviewPage } from '../webview/page';
 import { LivePanel } from '../webview/panels';
 import type { CellIndex } from './cells';
-import { calibrateGrowing, calibrateLoaded, GrowingFile, type LoadedFile } from './load';
+import { calibrateGrowing, calibrateLoaded, GrowingFile, type LoadedFile, type TemplatesFound } from './load';
 import { buildView } from './model';
 
 export const CALIBRATION_VIEW_TYPE = 'judgeStudio.calibration';
@@ -29,6 +29,8 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   private cells: CellIndex | undefined;
   /** The file as read so far: a run appending rows costs a read of the new rows only. */
   private readonly source: GrowingFile;
+  /** The workspace's templates named after each metric, looked up once per metric (a run appending recalculates often). */
+  private readonly templates = new Map<string, Promise<TemplatesFound | undefined>>();
   /** The view of the first calibration (undefined when it failed), for the command's caller. */
   readonly firstView: Promise<CalibrationView | undefined>;
 
@@ -94,7 +96,8 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     const started = performance.now();
     try {
       const labels = labelsFileFor(this.file.fsPath);
-      const outcome = data ? await calibrateLoaded(data, this.metric, display, labels) : await calibrateGrowing(this.source, this.metric, display, labels);
+      const templates = await this.templatesFor(this.metric);
+      const outcome = data ? await calibrateLoaded(data, this.metric, display, labels, templates) : await calibrateGrowing(this.source, this.metric, display, labels, templates);
       if (!outcome.ok) {
         this.cells = undefined;
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };
@@ -142,6 +145,16 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   }
 
   /** The run view when it is there; otherwise the file itself at the row's line, and the page says so. */
+  private templatesFor(metric: string): Promise<TemplatesFound | undefined> {
+    let found = this.templates.get(metric);
+    if (!found) {
+      const root = vscode.workspace.getWorkspaceFolder(this.file)?.uri.fsPath;
+      found = root ? templatesForMetric(root, metric).then((list) => ({ found: list, shown: (f: string) => vscode.workspace.asRelativePath(f, false) })) : Promise.resolve(undefined);
+      this.templates.set(metric, found);
+    }
+    return found;
+  }
+
   private async openRow(row: number): Promise<void> {
     const place = this.cells?.locate(row);
     if (place === undefined) {
