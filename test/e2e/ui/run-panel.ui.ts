@@ -35,6 +35,9 @@ export async function run(ctx: UiContext): Promise<void> {
     await ctx.openFileFromExplorer('panel_pref.jsonl');
     await ctx.runCommand('Judge Studio: Run Judge on Dataset');
     await ctx.page.locator('.tabs-container .tab.active').filter({ hasText: /^panel_pref-[\w.-]*\d{8}-\d{6}\.jsonl/ }).waitFor({ timeout: 60_000 });
+    // The results open in the Results Viewer; once it has drawn its rows it has taken the focus it
+    // takes, so the quick pick opened next is not closed by it.
+    await ctx.findInFrames('.toolbar .count:text-is("2 of 2 rows")', 30_000);
     expect(fake.chats.length === 12, `three judges × two rows × two passes, got ${fake.chats.length} requests`);
     await historyRow(ctx, /^panel agreement 67%$/);
     await ctx.screenshot('run-panel-side-panel');
