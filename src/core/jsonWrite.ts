@@ -109,9 +109,9 @@ export function* jsonChunks(value: unknown, suffix = ''): Generator<Uint8Array<A
  * their count (sent as content-length, so the request is as a plain body would be).
  */
 export function jsonStream(value: unknown): { stream: ReadableStream<Uint8Array>; length: number } {
-  let length = 0;
-  writeJson(value, (piece) => void (length += Buffer.byteLength(piece, 'utf8')));
-  const chunks = jsonChunks(value);
+  const body = jsonBody(value);
+  const chunks = body.chunks()[Symbol.iterator]();
+  const length = body.length;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       const next = chunks.next();

@@ -29,10 +29,6 @@ export async function loadFile(file: string, signal?: AbortSignal): Promise<Load
   return readDatasetFile(file, signal ? { signal } : {});
 }
 
-/**
- * Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown.
- * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
- */
 /** The workspace's templates named after the metric, to check labels against the one that judged the file (as `calibrate` does). */
 export interface TemplatesFound {
   found: readonly FoundTemplate[];
@@ -40,6 +36,11 @@ export interface TemplatesFound {
   shown: (file: string) => string;
 }
 
+/**
+ * Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown.
+ * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
+ * With `templates`, a label outside the scale of the template that judged the file is an error.
+ */
 export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
   // Resume appends retried rows: the last line per `_row` stands, as the CLI reads it.
   data = { ...data, rows: latestRows(data.rows) };

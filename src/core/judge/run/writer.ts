@@ -73,9 +73,10 @@ export class ResultsWriter {
   write(line: Record<string, unknown>): void {
     if (this.failure) throw this.failure;
     if (this.fd === undefined) throw new Error(`${this.file}: results file already closed`);
-    if (holdsLargeText(line)) return this.writeLarge(line);
-    const text = `${JSON.stringify(line)}\n`;
+    const large = holdsLargeText(line);
     if (this.opts.buffered) {
+      if (large) return this.queueLarge(line);
+      const text = `${JSON.stringify(line)}\n`;
       this.pending.push(text);
       this.pendingBytes += text.length;
       if (this.pendingBytes >= (this.opts.flushBytes ?? 1 << 20)) void this.flush();
@@ -84,8 +85,12 @@ export class ResultsWriter {
     }
     try {
       // writeFileSync on an fd loops until every byte is written, unlike a bare writeSync.
-      this.fs.writeFileSync(this.fd, text);
-      this.size += Buffer.byteLength(text);
+      let bytes = 0;
+      for (const chunk of large ? jsonChunks(line, '\n') : [`${JSON.stringify(line)}\n`]) {
+        this.fs.writeFileSync(this.fd, chunk);
+        bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      }
+      this.size += bytes;
       this.written++;
       this.sinceSync++;
       if (this.sinceSync >= (this.opts.checkpointRows ?? 100) || this.now() - this.lastSync >= (this.opts.checkpointMs ?? 5_000)) this.sync();
@@ -96,27 +101,8 @@ export class ResultsWriter {
     }
   }
 
-  /** A line with a huge field, in chunks: at once (unbuffered), or after the lines waiting (buffered). */
-  private writeLarge(line: Record<string, unknown>): void {
-    if (!this.opts.buffered) {
-      const fd = this.fd as number;
-      let bytes = 0;
-      try {
-        for (const chunk of jsonChunks(line, '\n')) {
-          this.fs.writeFileSync(fd, chunk);
-          bytes += chunk.length;
-        }
-      } catch (e) {
-        this.fail(e);
-        this.cutBack();
-        throw this.failure;
-      }
-      this.size += bytes;
-      this.written++;
-      this.sinceSync++;
-      if (this.sinceSync >= (this.opts.checkpointRows ?? 100) || this.now() - this.lastSync >= (this.opts.checkpointMs ?? 5_000)) this.sync();
-      return;
-    }
+  /** Buffered: a line with a huge field goes out in chunks, after the lines waiting before it. */
+  private queueLarge(line: Record<string, unknown>): void {
     // The lines waiting are taken now, so a line written after this one cannot go out before it.
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
