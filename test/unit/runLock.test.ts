@@ -46,6 +46,8 @@ describe('results file lock', () => {
   });
 
   it('takes over a lock whose pid now belongs to a process that started at another time', async function () {
+    // A process's start time is read from /proc/<pid>/stat, which only Linux has; elsewhere the lock
+    // falls back to the pid alone, so this case cannot arise there.
     if (process.platform !== 'linux') this.skip();
     // Our own pid, but recorded with another start: the pid was reused after its holder died.
     fs.writeFileSync(lockFileFor(file), JSON.stringify({ pid: process.pid, host: os.hostname(), startKey: 'another-boot:1', since: '2020-01-01T00:00:00Z', token: 'old' }));

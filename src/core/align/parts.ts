@@ -123,12 +123,12 @@ export async function readVerdicts(file: string, judge: PreparedJudge, keys: Rea
 export async function estimateCalls(p: PartJudge, rows: readonly LabelledRow[], outFile: string): Promise<number> {
   const keys = new Set(rows.map((r) => r.key));
   const kept = await readVerdicts(outFile, p.judge, keys, p.judge.templateHash);
-  const todo = rows.filter((r) => kept.get(r.key)?.label === undefined);
-  if (p.panel) return todo.length * p.judge.strategy.orders.length * p.panel.members.length;
+  const unjudged = rows.filter((r) => kept.get(r.key)?.label === undefined);
+  if (p.panel) return unjudged.length * p.judge.strategy.orders.length * p.panel.members.length;
   const report = await dryRun({
     judge: p.judge,
     settings: p.settings,
-    items: itemsOf(todo)(new AbortController().signal),
+    items: itemsOf(unjudged)(new AbortController().signal),
     cacheScope: p.cacheScope,
     ...(p.cache ? { cache: p.cache } : {}),
   });
