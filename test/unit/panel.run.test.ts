@@ -123,6 +123,18 @@ describe('judge-studio run with a panel of judges', function () {
     assert.match(String(line!['pref/error']), /1 of 3 judge\(s\) answered, fewer than the quorum of 2/);
   });
 
+  it('takes a judge whose endpoint fails before the others answer as that judge failing, not as an outage of the run', async function () {
+    // Without this the run paused as an outage (5 s, then doubling, up to 10 minutes): judge2's
+    // error came before anyone was answered, and judge2's own endpoint failed the probe too.
+    this.timeout(20_000);
+    for (const i of [0, 1]) fakes[i]!.rules = [() => ({ ...reply({ justification: 'slow but fine', winner: 'A', confidence: 0.9 }), delayMs: 300 })];
+    pairJudge(2, 'fail');
+    const { code, io, lines } = await run(PAIRWISE, [], PAIR_ROWS.slice(0, 1));
+    assert.equal(code, EXIT_OK, io.err);
+    assert.deepEqual((lines[0]!['pref/judges'] as Entry[]).map((j) => j.error_kind), [null, null, 'server']);
+    assert.doesNotMatch(io.err, /keeps failing/, 'no outage was declared');
+  });
+
   it('a lower --min-judges lets one answering judge decide only when it is a majority of the whole panel', async () => {
     pairJudge(0, 'good');
     pairJudge(1, 'fail');

@@ -12,7 +12,7 @@ import type { JudgeStrategy, PassOrder } from '../strategies/strategy';
 import type { CheckOutcome } from '../strategies/types';
 import type { OutageGate } from '../transport/outage';
 import { callWithRetry, probeEndpoint, type CallContext } from '../transport/retry';
-import type { ChatMessage, JudgeRequest, JudgeResponse, RequestTag } from '../transport/types';
+import type { ChatMessage, JudgeClient, JudgeRequest, JudgeResponse, RequestTag } from '../transport/types';
 import { internalError, JudgeError, ReplyNotReady } from '../transport/types';
 import { cacheKey, type CachedReply, type JudgeCache } from './cache';
 import { expectedScore } from './expected';
@@ -34,6 +34,11 @@ export interface EngineContext extends CallContext {
   outage?: OutageGate;
   /** Notices already given this run (shared by a panel's members), so each is said once. */
   notices?: Set<string>;
+  /**
+   * The other endpoints of the run (a panel's other members). While one of them answers a probe,
+   * a call that keeps failing is its own endpoint's failure, not an outage of the run.
+   */
+  peers?: readonly { client: JudgeClient; model: string }[];
 }
 
 /** One request of a row, ready to send: which sample and order it is, and what it says. */
@@ -138,9 +143,16 @@ async function callThroughOutage(request: JudgeRequest, ctx: EngineContext): Pro
       return response;
     } catch (e) {
       if (!(e instanceof JudgeError) || e.kind === 'aborted' || !ctx.outage) throw e;
-      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal, () => probeEndpoint(ctx, request.model)))) throw e;
+      if (!(await ctx.outage.shouldRetry(e, mark, call, ctx.signal, () => probeRun(ctx, request.model)))) throw e;
     }
   }
+}
+
+/** Whether the run's endpoints answer at all: this call's endpoint, else any of its peers'. */
+async function probeRun(ctx: EngineContext, model: string): Promise<boolean> {
+  if (await probeEndpoint(ctx, model)) return true;
+  for (const peer of ctx.peers ?? []) if (await probeEndpoint({ ...ctx, client: peer.client }, peer.model)) return true;
+  return false;
 }
 
 /** One pass: the cached answer, or a call plus at most one repair and one strategy follow-up. */

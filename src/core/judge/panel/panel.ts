@@ -108,7 +108,10 @@ export function voteOf(outcome: RowVerdict, label: string): JudgeVote {
 /** Judges one row with every member of the panel, concurrently, and aggregates their verdicts. */
 export async function judgePanelRow(row: DatasetRow, judge: PreparedJudge, samples: number, ctx: EngineContext, panel: Panel): Promise<RowOutcome> {
   const outcomes = await Promise.all(
-    panel.members.map((m) => judgeRow(row, judge, samples, { ...ctx, client: m.client, settings: m.settings, cacheScope: m.cacheScope })),
+    panel.members.map((m) => {
+      const peers = panel.members.filter((o) => o !== m).map((o) => ({ client: o.client, model: o.settings.model }));
+      return judgeRow(row, judge, samples, { ...ctx, client: m.client, settings: m.settings, cacheScope: m.cacheScope, peers });
+    }),
   );
   const finished: RowVerdict[] = [];
   for (const o of outcomes) {

@@ -1,7 +1,7 @@
 // When the endpoint keeps failing with transient errors (a rate-limit storm, a server down), the
 // run pauses as a whole instead of turning the rest of the dataset into error rows. A call that
 // gave up after its retries is the row's own error when the endpoint answered anyone during its
-// last attempt, or when the endpoint answers a tiny probe request now (and was not in an outage,
+// last attempt, or when the endpoint (in a panel, any member's) answers a tiny probe request now (and was not in an outage,
 // which that answer ends: then the call tries again): a prompt that always gets a 500, or always
 // hangs, fails its row and never holds the run open, even when it is the only row left. Only when nobody is answered, the probe included, is it an outage: the failing calls wait
 // and try again with backoff until the endpoint answers, or until the outage has lasted
