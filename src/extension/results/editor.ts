@@ -20,8 +20,13 @@ const viewers = new Map<string, Set<ResultsEditor>>();
  * reveals it, and a file watcher may miss appends (some remote and network file systems), so a
  * front end that just wrote to the file says so here.
  */
-export function reloadResultsViewers(file: vscode.Uri): void {
-  for (const viewer of viewers.get(file.toString()) ?? []) viewer.schedule();
+export function reloadResultsViewers(file: vscode.Uri, only?: ReadonlySet<unknown>): void {
+  for (const viewer of viewers.get(file.toString()) ?? []) if (!only || only.has(viewer)) viewer.schedule();
+}
+
+/** The viewers showing `file` now (to tell them from one about to be opened, which reads the file itself). */
+export function resultsViewersOf(file: vscode.Uri): ReadonlySet<unknown> {
+  return new Set(viewers.get(file.toString()) ?? []);
 }
 
 class ResultsDocument implements vscode.CustomDocument {

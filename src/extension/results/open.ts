@@ -1,7 +1,7 @@
 // Opening a results file the way a person wants to read it: in the Results Viewer (its table, the
 // verdict chart, the failures by kind), with "Open as Text" one click away in its title bar.
 import * as vscode from 'vscode';
-import { reloadResultsViewers, RESULTS_VIEW_TYPE } from './editor';
+import { reloadResultsViewers, RESULTS_VIEW_TYPE, resultsViewersOf } from './editor';
 import { isResultsFile } from './model/detect';
 
 /**
@@ -11,9 +11,11 @@ import { isResultsFile } from './model/detect';
 export const RESULTS_FILES_CONTEXT = 'judgeStudio.resultsFiles';
 
 export async function openResults(file: vscode.Uri, options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {}): Promise<void> {
+  const before = resultsViewersOf(file);
   await vscode.commands.executeCommand('vscode.openWith', file, RESULTS_VIEW_TYPE, { preview: options.preview ?? false, viewColumn: options.viewColumn ?? vscode.ViewColumn.Active });
-  // A viewer already showing the file is only revealed: have it read what was written since.
-  reloadResultsViewers(file);
+  // A viewer already showing the file is only revealed: have it read what was written since. A new
+  // one reads the file as it opens, so it is not asked to read it twice.
+  if (before.size > 0) reloadResultsViewers(file, before);
 }
 
 /** Whether an open text document is a results file: by name, else by its first non-blank line. */
