@@ -83,7 +83,8 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
 
   /** Calibrates again (the file changed, or the user asked); `data` when the caller has just read the file. */
   async reload(data?: LoadedFile): Promise<CalibrationView | undefined> {
-    const message = await this.refresh(() => this.compute(data));
+    // Superseded by a newer calculation (the file changed meanwhile, or the page asked): its view is the answer.
+    const message = (await this.refresh(() => this.compute(data))) ?? (await this.newest());
     return message?.type === 'report' ? message.view : undefined;
   }
 

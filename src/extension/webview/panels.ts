@@ -82,6 +82,8 @@ export abstract class LivePanel<H, W extends { type: string }> implements KeyedP
   protected disposed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
+  /** The newest computation, finished or not. */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -103,13 +105,26 @@ export abstract class LivePanel<H, W extends { type: string }> implements KeyedP
    * Runs one computation. Undefined when the panel closed meanwhile; else the message, `newest`
    * when no later computation started meanwhile (only then does it become `latest`).
    */
-  protected async computeNewest(compute: () => Promise<H>): Promise<{ message: H; newest: boolean } | undefined> {
+  protected computeNewest(compute: () => Promise<H>): Promise<{ message: H; newest: boolean } | undefined> {
     const gen = ++this.generation;
-    const message = await compute();
-    if (this.disposed) return undefined;
-    const newest = gen === this.generation;
-    if (newest) this.latest = message;
-    return { message, newest };
+    const run = (async () => {
+      const message = await compute();
+      if (this.disposed) return undefined;
+      const newest = gen === this.generation;
+      if (newest) this.latest = message;
+      return { message, newest };
+    })();
+    this.running = run;
+    return run;
+  }
+
+  /** The message of the newest computation once it has finished; undefined when the panel closed. */
+  protected async newest(): Promise<H | undefined> {
+    for (;;) {
+      const run = this.running;
+      await run.catch(() => undefined);
+      if (run === this.running) return this.disposed ? undefined : this.latest;
+    }
   }
 
   /** Computes and posts the message to the page; undefined, and nothing posted, when it is not the newest. */
