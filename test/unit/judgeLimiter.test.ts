@@ -51,6 +51,80 @@ describe('adaptive limiter', () => {
     assert.ok(limiter.rate !== undefined && limiter.rate < 20 && limiter.rate > 19, `a little slower than 20 per second: ${limiter.rate}`);
   });
 
+  it('holds new calls at the first 429 without headers, and counts the calls let through by when they were sent, once those in flight have settled', async () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter(32, { now: () => now });
+    const tickets: number[] = [];
+    for (let i = 0; i < 22; i++) tickets.push(await limiter.acquire());
+    // Twelve of the twenty calls the server let through have answered when the first refusals come back.
+    for (const t of tickets.slice(0, 12)) {
+      limiter.onSuccess(undefined, t);
+      limiter.release(t);
+    }
+    now = 30;
+    limiter.onRateLimit(1_000, undefined, tickets[20], true);
+    limiter.release(tickets[20]);
+    let granted = false;
+    void limiter.acquire().then(() => (granted = true));
+    await tick();
+    assert.equal(granted, false, 'a fresh call waits out the retry-after');
+    limiter.onRateLimit(1_000, undefined, tickets[21], true);
+    limiter.release(tickets[21]);
+    assert.equal(limiter.rate, undefined, 'eight calls sent before the refusals are still running');
+    now = 40;
+    for (const t of tickets.slice(12, 20)) {
+      limiter.onSuccess(undefined, t);
+      limiter.release(t);
+    }
+    assert.equal(limiter.rate, 20, 'all twenty calls let through count, not the twelve answered at the 429');
+    limiter.dispose();
+  });
+
+  it('learns no rate from a single 429 (it can be that request\'s own), but still waits out its retry-after', async () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter(4, { now: () => now });
+    const a = await limiter.acquire();
+    const b = await limiter.acquire();
+    limiter.onSuccess(undefined, a);
+    limiter.release(a);
+    now = 10;
+    limiter.onRateLimit(500, undefined, b, true);
+    limiter.release(b);
+    assert.equal(limiter.rate, undefined);
+    let granted = false;
+    void limiter.acquire().then(() => (granted = true));
+    await tick();
+    assert.equal(granted, false);
+    limiter.dispose();
+  });
+
+  it('probes back up to 99 % of a rate the server refused and holds there for 30 s before probing past it', async () => {
+    let now = 0;
+    const limiter = new AdaptiveLimiter(1, { now: () => now });
+    for (let i = 0; i < 20; i++) limiter.onSuccess();
+    now = 100;
+    limiter.onRateLimit(1_000);
+    now = 110;
+    limiter.onRateLimit(1_000);
+    now = 3_500;
+    limiter.onRateLimit(1_000);
+    assert.ok((limiter.rate as number) < 19.5, `3 % slower than the 20/s refused: ${limiter.rate}`);
+    // After the pause, a call runs and another waits for the rate: the probe may raise it.
+    now = 4_550;
+    await limiter.acquire();
+    void limiter.acquire().catch(() => undefined);
+    const rates: number[] = [];
+    for (now = 4_600; now < 40_000; now += 1_100) {
+      limiter.onSuccess();
+      rates.push(limiter.rate as number);
+    }
+    const before = rates.slice(0, 26);
+    assert.ok(Math.max(...before) <= 19.8 + 1e-9, `held at 99 % of 20/s within 30 s of the 429: ${Math.max(...before)}`);
+    assert.ok(Math.abs((before.at(-1) as number) - 19.8) < 1e-9, `and reached it: ${before.at(-1)}`);
+    assert.ok((rates.at(-1) as number) > 20, `then probes past it: ${rates.at(-1)}`);
+    limiter.dispose();
+  });
+
   it('grows the limit back one step after a run of successes', () => {
     let now = 0;
     const limiter = new AdaptiveLimiter(4, { now: () => now });

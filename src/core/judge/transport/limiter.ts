@@ -1,11 +1,15 @@
 // The gate every judge call passes: a concurrency limit, and a request rate learned from the
 // endpoint so a steady rate limit costs almost no 429s.
 // - The rate comes from the `x-ratelimit-*-requests` headers OpenAI and Azure send on every reply
-//   (a token bucket: `limit - remaining` requests refill in `reset`), else from the answers counted
-//   in the `retry-after` window of a 429, and is probed upwards slowly (1 %/s) while no 429 comes.
+//   (a token bucket: `limit - remaining` requests refill in `reset`), else from a 429 without them:
+//   new calls wait out its `retry-after` at once, and the rate is the calls the server let through
+//   among those sent in the `retry-after` window before it (counted by when they were sent, once
+//   the calls then in flight have settled: their answers can come after the 429).
 //   A later 429 slows the learned rate by 3 % (or to the answers counted, if that is faster): the
 //   answers in a window are fewer than the limit when calls were waiting, so they alone would
 //   ratchet the rate down.
+// - While calls queue and no 429 comes, a measured rate is probed upwards slowly (1 %/s), but for
+//   30 s not above 99 % of a rate the server refused: each probe past an enforced limit costs a 429.
 // - Calls are spaced to that rate; a retried call waits in a queue served before fresh calls.
 // - A 429 that teaches no rate (nobody was answered) pauses new calls for its retry-after and,
 //   when repeated, halves the concurrency (at most once a second); successes grow it back (AIMD).
@@ -30,6 +34,20 @@ interface Waiter {
 
 /** Answers remembered to measure the accepted rate when a 429 comes without headers. */
 const ANSWER_LOG = 1024;
+/** A call still running this long after a 429 was let through: a refusal comes back at once. */
+const SETTLE_MS = 1_000;
+/** How long a refused rate caps the upward probe. */
+const CEILING_MEMORY_MS = 30_000;
+
+/** The accepted rate being measured after the first 429 no rate explains. */
+interface Measurement {
+  at: number;
+  windowMs: number;
+  /** Calls sent in the window before the 429 and not settled yet. */
+  waitFor: Set<number>;
+  /** A second call was refused within the window: the limit is the endpoint's, not one request's. */
+  confirmed: boolean;
+}
 
 export class AdaptiveLimiter {
   private active = 0;
@@ -57,12 +75,15 @@ export class AdaptiveLimiter {
   private refilledAt = 0;
   private lastRaise = 0;
   private seq = 0;
-  /** Tickets of calls in flight, to tell which calls a header reading does not count yet. */
-  private readonly flying = new Set<number>();
+  /** Calls in flight (ticket → when it was sent), to tell which calls a header reading does not count yet. */
+  private readonly flying = new Map<number, number>();
   private newestInfo = -1;
   private readonly answerLog = new Float64Array(ANSWER_LOG);
   private answerAt = 0;
   private lastFreshRefusal = -Infinity;
+  private pending: Measurement | undefined;
+  /** Spacing at the last 429 a measured rate met, while it caps the probe. */
+  private ceilingMs: number | undefined;
 
   constructor(
     readonly max: number,
@@ -104,7 +125,8 @@ export class AdaptiveLimiter {
   acquire(signal?: AbortSignal, retried = false): Promise<number> {
     if (signal?.aborted) return Promise.reject(new JudgeError('aborted', 'the request was cancelled'));
     // A free slot and nobody waiting: granted at once, without a waiter or an abort listener.
-    if (this.urgent.length === 0 && this.fresh.length === 0 && this.ready(this.now())) return Promise.resolve(this.take());
+    const now = this.now();
+    if (this.urgent.length === 0 && this.fresh.length === 0 && this.ready(now)) return Promise.resolve(this.take(now));
     return new Promise((resolve, reject) => {
       // One abort listener per signal, not per waiter: adding a listener walks the signal's list.
       if (signal && !this.watched.has(signal)) this.watch(signal);
@@ -135,7 +157,10 @@ export class AdaptiveLimiter {
 
   release(ticket?: number): void {
     this.active--;
-    if (ticket !== undefined) this.flying.delete(ticket);
+    if (ticket !== undefined) {
+      this.flying.delete(ticket);
+      this.pending?.waitFor.delete(ticket);
+    }
     this.pump();
   }
 
@@ -143,11 +168,13 @@ export class AdaptiveLimiter {
   onSuccess(info?: RateLimitInfo, ticket?: number): void {
     const now = this.now();
     this.answered++;
-    this.answerLog[this.answerAt++ % ANSWER_LOG] = now;
+    // When the call was sent: a window limit counts arrivals, and the answer can come much later.
+    this.answerLog[this.answerAt++ % ANSWER_LOG] = (ticket !== undefined ? this.flying.get(ticket) : undefined) ?? now;
     if (info) this.learn(info, ticket, now);
     if (this.measuredMs !== undefined && this.waiting() && now - this.last429 >= 1_000 && now - this.lastRaise >= 1_000) {
-      // Calls queue for the rate and no 429 came for a second: try 1 % faster.
-      this.measuredMs /= 1.01;
+      // Calls queue for the rate and no 429 came for a second: try 1 % faster, up to 99 % of a rate refused lately.
+      const capMs = this.ceilingMs !== undefined && now - this.last429 < CEILING_MEMORY_MS ? this.ceilingMs / 0.99 : 0;
+      this.measuredMs = Math.min(this.measuredMs, Math.max(this.measuredMs / 1.01, capMs));
       this.lastRaise = now;
     }
     if (this.current < this.max && ++this.successes >= this.current) {
@@ -169,15 +196,13 @@ export class AdaptiveLimiter {
     // Out of requests: the headers say when more come. Otherwise another limit (tokens) or no headers: measure.
     if (info?.remaining === 0 && this.learn(info, ticket, now)) return this.pump();
     if (!fresh) return this.pump();
-    if (this.measure(retryAfterMs, now)) return this.pump();
+    if (this.measure(retryAfterMs, now, ticket)) return this.pump();
     // Nothing to learn a rate from: pause new calls and, when 429s repeat, fewer calls at once.
     if (repeated && now - this.lastDecrease >= 1_000 && this.current > 1) {
       this.current = Math.max(1, Math.floor(this.current / 2));
       this.lastDecrease = now;
     }
-    if (retryAfterMs !== undefined && retryAfterMs > 0) {
-      this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, this.maxPauseMs));
-    }
+    this.pause(retryAfterMs, now);
     this.pump();
   }
 
@@ -200,7 +225,7 @@ export class AdaptiveLimiter {
     if (this.headerMs === undefined) return false;
     // Calls sent after this one are not counted in `remaining` yet; a small reserve absorbs timing jitter.
     let later = 0;
-    if (ticket !== undefined) for (const t of this.flying) if (t > ticket) later++;
+    if (ticket !== undefined) for (const t of this.flying.keys()) if (t > ticket) later++;
     const reserve = Math.max(1, Math.round(limit * 0.05));
     this.capacity = Math.max(1, limit - reserve);
     this.tokens = Math.min(this.capacity, remaining - later - reserve);
@@ -209,33 +234,80 @@ export class AdaptiveLimiter {
   }
 
   /**
-   * The answers counted in the 429's window are the rate the endpoint accepts. Learned once two
-   * different calls were refused within the window (one refusal can be that request's own); true
-   * when this 429 is accounted for by a rate.
+   * A 429 the headers do not explain; true when a rate accounts for it. With no rate yet, new calls
+   * wait out the retry-after and a measurement starts (see `finish`); with one, the rate slows,
+   * once per window.
    */
-  private measure(retryAfterMs: number | undefined, now: number): boolean {
+  private measure(retryAfterMs: number | undefined, now: number, ticket: number | undefined): boolean {
     const windowMs = Math.min(60_000, Math.max(1_000, retryAfterMs ?? 1_000));
-    let n = 0;
-    for (let i = 0; i < ANSWER_LOG && i < this.answerAt; i++) if ((this.answerLog[i] as number) > now - windowMs) n++;
+    const repeated = now - this.lastFreshRefusal <= windowMs;
+    this.lastFreshRefusal = now;
+    if (this.intervalMs === undefined) return this.startMeasuring(windowMs, retryAfterMs, now, ticket, repeated);
+    const n = this.acceptedIn(now, windowMs);
     // Nobody answered in the window (the calls were waiting out a pause): with a rate already
     // learned, this refusal is the rate's to account for, not a reason to halve the concurrency.
     if (n === 0 && this.measuredMs === undefined) return false;
-    const lastRefusal = this.lastFreshRefusal;
-    this.lastFreshRefusal = now;
-    if (this.measuredMs === undefined && this.headerMs === undefined && now - lastRefusal > windowMs) return true;
     // Once per window, the measured rate, and always a little slower than the one just refused.
     if (this.measuredMs !== undefined && now - this.lastDecrease < windowMs) return true;
     const refused = this.intervalMs;
-    this.measuredMs = refused === undefined ? windowMs / n : n > 0 ? Math.min(windowMs / n, refused * 1.03) : refused * 1.03;
+    this.ceilingMs = refused;
+    this.measuredMs = n > 0 ? Math.min(windowMs / n, refused * 1.03) : refused * 1.03;
     this.lastDecrease = now;
     if (this.headerMs === undefined) this.capacity = 1;
     this.tokens = Math.min(this.tokens, 0);
     this.refilledAt = now;
-    // The first limit met without headers: the window is spent, so new calls wait out the retry-after.
-    if (refused === undefined && retryAfterMs !== undefined && retryAfterMs > 0) {
+    return true;
+  }
+
+  /** The first limit met without headers: the window is spent, so new calls wait out the retry-after while the calls in flight settle. */
+  private startMeasuring(windowMs: number, retryAfterMs: number | undefined, now: number, ticket: number | undefined, repeated: boolean): boolean {
+    if (this.pending) {
+      this.pending.confirmed = true;
+      this.pause(retryAfterMs, now);
+      return true;
+    }
+    const waitFor = new Set<number>();
+    for (const [t, sent] of this.flying) if (t !== ticket && sent > now - windowMs) waitFor.add(t);
+    // Nobody answered or running since the window began: nothing to measure a rate from.
+    if (waitFor.size === 0 && this.acceptedIn(now, windowMs) === 0) return false;
+    this.pending = { at: now, windowMs, waitFor, confirmed: repeated };
+    this.pause(retryAfterMs, now);
+    return true;
+  }
+
+  /**
+   * Ends the measurement once the calls it waits for have settled (or ran past SETTLE_MS, so were
+   * let through): the accepted rate is the calls answered among those sent in the window. Learned
+   * only when two different calls were refused within it (one refusal can be that request's own).
+   */
+  private finish(now: number): void {
+    const m = this.pending as Measurement;
+    this.pending = undefined;
+    if (!m.confirmed) return;
+    const n = this.acceptedIn(m.at, m.windowMs) + m.waitFor.size;
+    if (n === 0) return;
+    this.measuredMs = m.windowMs / n;
+    this.ceilingMs = this.measuredMs;
+    this.lastDecrease = m.at;
+    this.capacity = 1;
+    this.tokens = Math.min(this.tokens, 0);
+    this.refilledAt = now;
+  }
+
+  /** Answered calls sent in the `windowMs` up to `at`. */
+  private acceptedIn(at: number, windowMs: number): number {
+    let n = 0;
+    for (let i = 0; i < ANSWER_LOG && i < this.answerAt; i++) {
+      const sent = this.answerLog[i] as number;
+      if (sent > at - windowMs && sent <= at) n++;
+    }
+    return n;
+  }
+
+  private pause(retryAfterMs: number | undefined, now: number): void {
+    if (retryAfterMs !== undefined && retryAfterMs > 0) {
       this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(retryAfterMs, this.maxPauseMs));
     }
-    return true;
   }
 
   private waiting(): boolean {
@@ -252,19 +324,20 @@ export class AdaptiveLimiter {
     return this.tokens >= 1;
   }
 
-  private take(): number {
+  private take(now: number): number {
     this.active++;
     if (this.intervalMs !== undefined) this.tokens -= 1;
     const ticket = ++this.seq;
-    this.flying.add(ticket);
+    this.flying.set(ticket, now);
     return ticket;
   }
 
   private pump(): void {
     const now = this.now();
+    if (this.pending && (this.pending.waitFor.size === 0 || now - this.pending.at >= SETTLE_MS)) this.finish(now);
     while (this.waiting() && this.ready(now)) {
       const waiter = (this.urgent.length > 0 ? this.urgent : this.fresh).shift() as Waiter;
-      waiter.grant(this.take());
+      waiter.grant(this.take(now));
     }
     if (!this.waiting() || this.active >= this.current) return;
     // Blocked by a pause or the rate: wake when the next call may start.
