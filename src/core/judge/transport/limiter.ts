@@ -198,10 +198,7 @@ export class AdaptiveLimiter {
     if (!fresh) return this.pump();
     if (this.measure(retryAfterMs, now, ticket)) return this.pump();
     // Nothing to learn a rate from: pause new calls and, when 429s repeat, fewer calls at once.
-    if (repeated && now - this.lastDecrease >= 1_000 && this.current > 1) {
-      this.current = Math.max(1, Math.floor(this.current / 2));
-      this.lastDecrease = now;
-    }
+    if (repeated) this.halve(now);
     this.pause(retryAfterMs, now);
     this.pump();
   }
@@ -285,13 +282,21 @@ export class AdaptiveLimiter {
     this.pending = undefined;
     if (!m.confirmed) return;
     const n = this.acceptedIn(m.at, m.windowMs) + m.waitFor.size;
-    if (n === 0) return;
+    // Every call in the window was refused: no rate to learn, so fewer calls at once.
+    if (n === 0) return this.halve(now);
     this.measuredMs = m.windowMs / n;
     this.ceilingMs = this.measuredMs;
     this.lastDecrease = m.at;
     this.capacity = 1;
     this.tokens = Math.min(this.tokens, 0);
     this.refilledAt = now;
+  }
+
+  /** Halves the concurrency, at most once a second (AIMD; successes grow it back). */
+  private halve(now: number): void {
+    if (now - this.lastDecrease < 1_000 || this.current <= 1) return;
+    this.current = Math.max(1, Math.floor(this.current / 2));
+    this.lastDecrease = now;
   }
 
   /** Answered calls sent in the `windowMs` up to `at`. */
