@@ -1,39 +1,27 @@
 // The `judge-studio` command: dispatch, exit codes, Ctrl-C.
-import { validateCommand } from './commands/validate';
-import { renderCommand } from './commands/render';
-import { runCommand } from './commands/run';
-import { calibrateCommand } from './commands/calibrate';
-import { generateCommand } from './commands/generate';
-import { labelsCommand } from './commands/labels';
-import { compareCommand } from './commands/compare';
-import { probeCommand } from './commands/probe';
-import { importCommand } from './commands/import';
-import { importDataCommand } from './commands/importData';
-import { thresholdsCommand } from './commands/thresholds';
-import { mergeCommand } from './commands/merge';
-import { batchCommand } from './commands/batch';
-import { alignCommand } from './commands/align';
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
-import { cliSecrets } from './endpoint';
+import { cliSecrets } from './secrets';
 import { scrubSecrets, scrubValues } from '../core/security/scrub';
 
 declare const JUDGE_STUDIO_VERSION: string;
 
-const COMMANDS: Record<string, Command> = {
-  validate: validateCommand,
-  render: renderCommand,
-  run: runCommand,
-  calibrate: calibrateCommand,
-  generate: generateCommand,
-  labels: labelsCommand,
-  compare: compareCommand,
-  probe: probeCommand,
-  import: importCommand,
-  'import-data': importDataCommand,
-  thresholds: thresholdsCommand,
-  merge: mergeCommand,
-  batch: batchCommand,
-  align: alignCommand,
+// Each command loads on first use: the bundle is split per command, so `calibrate` or `validate`
+// never compiles the openai SDK, Handlebars or the batch code it does not run.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  validate: async () => (await import('./commands/validate')).validateCommand,
+  render: async () => (await import('./commands/render')).renderCommand,
+  run: async () => (await import('./commands/run')).runCommand,
+  calibrate: async () => (await import('./commands/calibrate')).calibrateCommand,
+  generate: async () => (await import('./commands/generate')).generateCommand,
+  labels: async () => (await import('./commands/labels')).labelsCommand,
+  compare: async () => (await import('./commands/compare')).compareCommand,
+  probe: async () => (await import('./commands/probe')).probeCommand,
+  import: async () => (await import('./commands/import')).importCommand,
+  'import-data': async () => (await import('./commands/importData')).importDataCommand,
+  thresholds: async () => (await import('./commands/thresholds')).thresholdsCommand,
+  merge: async () => (await import('./commands/merge')).mergeCommand,
+  batch: async () => (await import('./commands/batch')).batchCommand,
+  align: async () => (await import('./commands/align')).alignCommand,
 };
 
 const USAGE = `Usage: judge-studio <command> [options]
@@ -74,8 +62,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`${JUDGE_STUDIO_VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
     return EXIT_USAGE;
   }
@@ -85,6 +73,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   try {
+    const command = await load();
     return await command(args, io);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -126,4 +115,5 @@ export function runCli(): void {
   );
 }
 
-if (require.main === module) runCli();
+// Run directly (`node out/src/cli/main.js`); the bundle's entry is dist/cli.js, which calls runCli.
+if (typeof module !== 'undefined' && require.main === module) runCli();

@@ -92,3 +92,59 @@ describe('architecture', () => {
     assert.ok(!metricKey.test("  out[`${metric}/human_rating`] = label;"));
   });
 });
+
+/** What the CLI bundle statically loads from `entry` (dynamic imports load later, on use). */
+async function staticReach(entry: string): Promise<{ reached: Set<string>; from: Map<string, string> }> {
+  const esbuild = await import('esbuild');
+  const root = path.resolve(SRC, '..');
+  const r = await esbuild.build({
+    entryPoints: [path.join(root, 'src/cli/main.ts')],
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    splitting: true,
+    outdir: path.join(root, 'out', 'arch-cli'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    define: { JUDGE_STUDIO_VERSION: '"0"' },
+  });
+  const inputs = r.metafile.inputs;
+  const from = new Map<string, string>();
+  const reached = new Set([entry]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const f = queue.shift() as string;
+    for (const i of inputs[f]?.imports ?? []) {
+      if (i.kind === 'dynamic-import' || reached.has(i.path)) continue;
+      reached.add(i.path);
+      from.set(i.path, f);
+      queue.push(i.path);
+    }
+  }
+  return { reached, from };
+}
+
+describe('the CLI loads a command’s code on first use', function () {
+  this.timeout(60_000);
+  const heavy = ['node_modules/openai/', 'node_modules/yaml/', 'node_modules/handlebars/', 'node_modules/zod/', 'node_modules/markdown-it/'];
+  const chain = (from: Map<string, string>, f: string) => {
+    const out = [f];
+    for (let at = from.get(f); at; at = from.get(at)) out.unshift(at);
+    return out.join(' → ');
+  };
+  for (const entry of ['src/cli/main.ts', 'src/cli/commands/calibrate.ts']) {
+    it(`${entry} reaches neither the openai SDK nor the template parser before a command needs them`, async () => {
+      const { reached, from } = await staticReach(entry);
+      assert.ok(reached.size > 3, 'the graph was read');
+      const found = [...reached].filter((f) => heavy.some((h) => f.startsWith(h)));
+      assert.deepEqual(found.slice(0, 1).map((f) => chain(from, f)), []);
+    });
+  }
+
+  it('sees the template parser behind `validate` (the check can fail)', async () => {
+    const { reached } = await staticReach('src/cli/commands/validate.ts');
+    assert.ok([...reached].some((f) => f.startsWith('node_modules/yaml/')));
+  });
+});

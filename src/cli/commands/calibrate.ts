@@ -10,11 +10,11 @@ import { formatPanel, formatStability } from '../../core/calibration/panelFormat
 import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallRecord, type CriteriaCalibration } from '../../core/calibration/criteria';
 import { readForCalibration } from '../../core/calibration/read';
 import { unscaledHint } from '../../core/calibration/scale';
-import { labelScale } from './calibrateScale';
 import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf } from '../../core/dataset';
-import { joinLabels, type JoinStats } from '../../core/labels';
-import { formatHumanLabels, labelsFor, readLabelsFile, type LoadedLabels } from './labels';
+import { joinLabels } from '../../core/labels/join';
+import type { JoinStats } from '../../core/labels/join';
+import type { LoadedLabels } from './labels';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const calibrateCommand: Command = async (args, io) => {
@@ -53,7 +53,9 @@ export const calibrateCommand: Command = async (args, io) => {
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
   // The labels decide which key fields the join needs, so they are read before the file.
-  const loaded = values.labels ? await labelsFor(io, await readLabelsFile(io, values.labels), values.labels, metric, values.template) : undefined;
+  // Template parsing (yaml, Handlebars, zod) loads only when a labels file or a template needs it.
+  const labelsCli = values.labels ? await import('./labels') : undefined;
+  const loaded = labelsCli && values.labels ? await labelsCli.labelsFor(io, await labelsCli.readLabelsFile(io, values.labels), values.labels, metric, values.template) : undefined;
   // One pass over the file: each line slimmed to what the figures need, the last line per `_row` standing.
   let all: Iterable<DatasetItem>;
   try {
@@ -90,7 +92,7 @@ export const calibrateCommand: Command = async (args, io) => {
     },
   };
   // With the template's scale known, a label outside it is refused, naming its row and line.
-  const { scale, passingLabels } = await labelScale(io, file, metric, values.template, all);
+  const { scale, passingLabels } = await (await import('./calibrateScale')).labelScale(io, file, metric, values.template, all);
   const outcome = await calibrate(items, metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
@@ -138,7 +140,7 @@ export const calibrateCommand: Command = async (args, io) => {
     if (panelFigures) io.stdout(`\n${formatPanel(panelFigures, report)}`);
     if (stability) io.stdout(`\n${formatStability(stability)}`);
     if (perCriterion) io.stdout(formatCriteria(perCriterion));
-    if (labels && values.labels) io.stdout(formatHumanLabels(values.labels, labels.loaded, labels.stats));
+    if (labels && labelsCli && values.labels) io.stdout(labelsCli.formatHumanLabels(values.labels, labels.loaded, labels.stats));
   }
   const failed = gate.checks.filter((c) => !c.passed);
   for (const c of failed) io.stderr(`calibrate: threshold not met: ${describeFailure(c)}\n`);

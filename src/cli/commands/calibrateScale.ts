@@ -6,12 +6,11 @@ import path from 'node:path';
 import { fromConfig, fromFound, type TemplateScale } from '../../core/calibration/templateScale';
 import type { DatasetItem } from '../../core/dataset/types';
 import { templatesForMetric } from '../../core/labels/templates';
-import { parseTemplate } from '../../core/template';
 import { UsageError, type CliIO } from '../io';
-import { readTemplateText } from '../template';
 
 export async function labelScale(io: CliIO, file: string, metric: string, template: string | undefined, items: Iterable<DatasetItem>): Promise<TemplateScale> {
   if (template) {
+    const [{ parseTemplate }, { readTemplateText }] = await Promise.all([import('../../core/template'), import('../template')]);
     const config = parseTemplate(await readTemplateText(io, template)).config;
     if (!config) throw new UsageError(`${template}: the front matter does not validate (judge-studio validate ${template} says why), so its scale is unknown`);
     return fromConfig(config, template);

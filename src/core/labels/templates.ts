@@ -3,7 +3,6 @@
 // only those whose front matter names the metric count.
 import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseTemplate } from '../template/parse';
 import type { ParsedTemplate } from '../template/types';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'out', 'dist']);
@@ -49,6 +48,8 @@ export async function templateIfNamed(file: string, metric: string): Promise<Par
   }
   // A cheap test first: parsing every template in a large workspace is not free.
   if (!text.includes(metric)) return undefined;
+  // Loaded only now: a calibrate whose workspace holds no such template never compiles the parser.
+  const { parseTemplate } = await import('../template/parse');
   const template = parseTemplate(text);
   return template.config?.name === metric ? template : undefined;
 }
