@@ -168,4 +168,23 @@ describe('calibration reader: one pass over a file', () => {
     const standing = full.filter((i, k) => 'error' in i || ![0, 1].includes(k));
     assert.deepEqual(await calibrate(latest, 'q'), await calibrate(standing, 'q'));
   });
+
+  it('reads every row of a file whose first lines make it look shorter or longer than it is', async () => {
+    // The reader sizes its arrays from the first 64 KB: long lines first (too few rows expected),
+    // then short ones, and the other way round (too many). Either way, every row and the last per _row.
+    for (const order of ['long-first', 'short-first']) {
+      const file = path.join(dir, `${order}.jsonl`);
+      const long = Array.from({ length: 40 }, (_, i) => ({ _row: i + 1, 'q/human_rating': 1 + (i % 5), 'q/score': 1 + (i % 5), response: 'w '.repeat(2_000) }));
+      const short = Array.from({ length: 5_000 }, (_, i) => ({ _row: i + 41, 'q/human_rating': 1 + (i % 5), 'q/score': 1 + ((i + 1) % 5) }));
+      const rows = order === 'long-first' ? [...long, ...short] : [...short, ...long];
+      fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + `\n${JSON.stringify({ _row: 7, 'q/human_rating': 2, 'q/score': 2 })}\n`);
+      const latest = await readForCalibration(file, { metric: 'q' });
+      assert.equal(latest.size, 5_040, order);
+      assert.equal(latest.replacedCount, 1, order);
+      const full: DatasetItem[] = [];
+      for await (const item of readDataset(file)) full.push(item);
+      const standing = full.filter((i) => 'error' in i || i.record['_row'] !== 7 || i.line === 5_041);
+      assert.deepEqual(await calibrate(latest, 'q'), await calibrate(standing, 'q'), order);
+    }
+  });
 });

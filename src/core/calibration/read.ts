@@ -1,6 +1,7 @@
 // Reading a results file for calibration in one pass: every line is parsed once, slimmed to what
 // the figures need (slim.ts), and the last line per `_row` stands (resume appends retried rows).
 // The CLI and the editor's calibration view both keep their rows in a LatestRows.
+import * as fs from 'node:fs/promises';
 import type { DatasetItem, DatasetRow, DatasetSkip } from '../dataset/types';
 import { isSkip } from '../dataset/types';
 import { readDatasetBatches } from '../dataset';
@@ -24,16 +25,27 @@ const STORED_ROW = 2;
 export class LatestRows implements Iterable<DatasetItem> {
   /** Rows and skips as they were added (undefined once replaced); rows in the store are not here. */
   private objects: (DatasetItem | undefined)[] = [];
-  private kinds: Int8Array = new Int8Array(1024);
-  private fileRows: Int32Array = new Int32Array(1024);
-  private lines: Int32Array = new Int32Array(1024);
+  private kinds: Int8Array;
+  private fileRows: Int32Array;
+  private lines: Int32Array;
   /** Index in `objects`, or in the store for a stored row. */
-  private refs: Int32Array = new Int32Array(1024);
-  private readonly at = new RowIndex();
+  private refs: Int32Array;
+  private readonly at: RowIndex;
   private count = 0;
   private replaced = 0;
 
-  constructor(private readonly store?: SlimRows) {}
+  /** `expectedRows`: a size hint (see SlimRows). */
+  constructor(
+    private readonly store?: SlimRows,
+    expectedRows = 1024,
+  ) {
+    const size = Math.max(1024, expectedRows);
+    this.kinds = new Int8Array(size);
+    this.fileRows = new Int32Array(size);
+    this.lines = new Int32Array(size);
+    this.refs = new Int32Array(size);
+    this.at = new RowIndex(size);
+  }
 
   add(item: DatasetItem): void {
     const i = this.count++;
@@ -119,9 +131,13 @@ export class LatestRows implements Iterable<DatasetItem> {
  * hand-edited file) goes to a Map, so a huge `_row` cannot make the array huge.
  */
 class RowIndex {
-  private dense: Int32Array = new Int32Array(1024); // position + 1; 0 = not seen
+  private dense: Int32Array; // position + 1; 0 = not seen
   private readonly sparse = new Map<number, number>();
   private count = 0;
+
+  constructor(size: number) {
+    this.dense = new Int32Array(size + 1);
+  }
 
   get(row: number): number | undefined {
     if (row < this.dense.length) {
@@ -159,12 +175,35 @@ class RowIndex {
  * order, unreadable lines included. Throws an Error naming the file when it cannot be read.
  */
 export async function readForCalibration(file: string, spec: SlimSpec, opts: { signal?: AbortSignal } = {}): Promise<LatestRows> {
-  const slimmer = new Slimmer(spec);
-  const latest = new LatestRows(slimmer.store);
+  const expected = await expectedRows(file);
+  const slimmer = new Slimmer(spec, undefined, expected);
+  const latest = new LatestRows(slimmer.store, expected);
   for await (const batch of readDatasetBatches(file, { ...opts, shape: slimmer })) {
     for (const item of batch) latest.add(item);
   }
   return latest;
+}
+
+/** Rows a hint may reserve: beyond, the arrays grow by doubling as before. */
+const MAX_EXPECTED_ROWS = 1 << 22;
+
+/** About how many lines the file holds: its size over the mean length of the lines in its first 64 KB. */
+async function expectedRows(file: string): Promise<number> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, 'r');
+    const size = (await handle.stat()).size;
+    const head = Buffer.alloc(Math.min(size, 65_536));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    let lines = 0;
+    for (let i = head.indexOf(0x0a); i >= 0 && i < bytesRead; i = head.indexOf(0x0a, i + 1)) lines++;
+    if (lines === 0) return 1024;
+    return Math.min(MAX_EXPECTED_ROWS, Math.ceil((size / (bytesRead / lines)) * 1.05));
+  } catch {
+    return 1024; // the reader reports what is wrong with the file
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** The latest line per `_row` of rows already in memory (the editor's whole-file read): the same array when none was replaced. */

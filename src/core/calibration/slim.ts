@@ -28,7 +28,7 @@ const TEMPLATE_CHARS = 1 << 20;
 const TEMPLATES = 64;
 
 export class Slimmer implements RecordShape {
-  readonly store = new SlimRows();
+  readonly store: SlimRows;
   private readonly columns: ColumnSet;
   private readonly scanner: ObjectScanner;
   private readonly predicted: (Column | undefined)[] = [];
@@ -48,7 +48,10 @@ export class Slimmer implements RecordShape {
   constructor(
     readonly spec: SlimSpec,
     maxDepth: number = LIMITS.depth,
+    /** How many rows the file likely holds (SlimRows). */
+    expectedRows?: number,
   ) {
+    this.store = new SlimRows(expectedRows);
     this.columns = new ColumnSet(spec.metric, spec.keys !== undefined);
     this.scanner = new ObjectScanner(maxDepth);
   }

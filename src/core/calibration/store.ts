@@ -91,9 +91,19 @@ export class SlimRows {
   private readonly layouts: Layout[] = [];
   private readonly bySignature = new Map<string, number>();
   private last = -1;
-  private layoutOf: Uint16Array = new Uint16Array(1024);
-  private rowOf: Int32Array = new Int32Array(1024);
+  private layoutOf: Uint16Array;
+  private rowOf: Int32Array;
   private count = 0;
+
+  /**
+   * `expectedRows`: how many rows the file likely holds (readForCalibration estimates it from its
+   * size), so the arrays are made once instead of copied at each doubling. Pages never written
+   * are never touched, so an estimate too high costs address space, not memory.
+   */
+  constructor(private readonly expectedRows = 1024) {
+    this.layoutOf = new Uint16Array(Math.max(1024, expectedRows));
+    this.rowOf = new Int32Array(Math.max(1024, expectedRows));
+  }
 
   /**
    * Stores the first `n` kept values of a line (in line order; a repeated key as often as it
@@ -146,7 +156,9 @@ export class SlimRows {
         if (c.name === '_row') rowAt = k;
       });
       id = this.layouts.length;
-      this.layouts.push({ columns: kept, values: kept.map(() => new ValueColumn(1024)), rows: 0, capacity: 1024, rowAt });
+      // Most files have one layout: the first gets the expected rows, later ones start small.
+      const capacity = id === 0 ? Math.max(1024, this.expectedRows) : 1024;
+      this.layouts.push({ columns: kept, values: kept.map(() => new ValueColumn(capacity)), rows: 0, capacity, rowAt });
       this.bySignature.set(signature, id);
     }
     this.last = id;

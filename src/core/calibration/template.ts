@@ -83,7 +83,8 @@ function kept(column: Column, type: ValueType, text: string): unknown {
     const escaped = text.includes('\\');
     if (column.keep === 'length') return codePointLength(escaped ? (JSON.parse(text) as string) : text.slice(1, -1));
     if (column.keep === 'blank' && !escaped) return keptValue('blank', text.slice(1, -1));
-    return keptValue(column.keep, JSON.parse(text));
+    // The pattern admits no control character or bare quote, so an unescaped string is its own text.
+    return keptValue(column.keep, escaped ? JSON.parse(text) : text.slice(1, -1));
   }
   if (type === NUMBER) return keptValue(column.keep, Number(text));
   return keptValue(column.keep, text === 'true' ? true : text === 'false' ? false : null);
