@@ -5,8 +5,9 @@ import { scrubSecrets, scrubValues } from '../core/security/scrub';
 
 declare const JUDGE_STUDIO_VERSION: string;
 
-// Each command loads on first use: the bundle is split per command, so `calibrate` or `validate`
-// never compiles the openai SDK, Handlebars or the batch code it does not run.
+// Each command loads on first use (esbuild initialises a dynamically imported module only when the
+// import runs), so `calibrate` or `validate` never sets up the openai SDK, Handlebars or the batch
+// code it does not use.
 const COMMANDS: Record<string, () => Promise<Command>> = {
   validate: async () => (await import('./commands/validate')).validateCommand,
   render: async () => (await import('./commands/render')).renderCommand,
@@ -115,5 +116,4 @@ export function runCli(): void {
   );
 }
 
-// Run directly (`node out/src/cli/main.js`); the bundle's entry is dist/cli.js, which calls runCli.
-if (typeof module !== 'undefined' && require.main === module) runCli();
+if (require.main === module) runCli();

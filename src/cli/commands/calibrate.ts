@@ -56,6 +56,9 @@ export const calibrateCommand: Command = async (args, io) => {
   // Template parsing (yaml, Handlebars, zod) loads only when a labels file or a template needs it.
   const labelsCli = values.labels ? await import('./labels') : undefined;
   const loaded = labelsCli && values.labels ? await labelsCli.labelsFor(io, await labelsCli.readLabelsFile(io, values.labels), values.labels, metric, values.template) : undefined;
+  // The metric's template (for its scale) is looked for while the file is read.
+  const scales = await import('./calibrateScale');
+  const search = scales.searchTemplates(io, metric, values.template);
   // One pass over the file: each line slimmed to what the figures need, the last line per `_row` standing.
   let all: Iterable<DatasetItem>;
   try {
@@ -92,7 +95,7 @@ export const calibrateCommand: Command = async (args, io) => {
     },
   };
   // With the template's scale known, a label outside it is refused, naming its row and line.
-  const { scale, passingLabels } = await (await import('./calibrateScale')).labelScale(io, file, metric, values.template, all);
+  const { scale, passingLabels } = await scales.labelScale(io, file, metric, values.template, all, search);
   const outcome = await calibrate(items, metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(

@@ -5,17 +5,36 @@
 import path from 'node:path';
 import { fromConfig, fromFound, type TemplateScale } from '../../core/calibration/templateScale';
 import type { DatasetItem } from '../../core/dataset/types';
-import { templatesForMetric } from '../../core/labels/templates';
+import { templatesForMetric, type FoundTemplate } from '../../core/labels/templates';
 import { UsageError, type CliIO } from '../io';
 
-export async function labelScale(io: CliIO, file: string, metric: string, template: string | undefined, items: Iterable<DatasetItem>): Promise<TemplateScale> {
+/**
+ * Starts looking for the metric's templates under the working directory (nothing to look for with
+ * `--template`), so the walk of a large workspace runs while the results file is being read.
+ */
+export function searchTemplates(io: CliIO, metric: string, template: string | undefined): Promise<FoundTemplate[]> | undefined {
+  if (template) return undefined;
+  const found = templatesForMetric(io.cwd, metric);
+  // labelScale awaits it; until then a failure must not count as unhandled.
+  found.catch(() => undefined);
+  return found;
+}
+
+export async function labelScale(
+  io: CliIO,
+  file: string,
+  metric: string,
+  template: string | undefined,
+  items: Iterable<DatasetItem>,
+  search: Promise<FoundTemplate[]> | undefined = searchTemplates(io, metric, template),
+): Promise<TemplateScale> {
   if (template) {
     const [{ parseTemplate }, { readTemplateText }] = await Promise.all([import('../../core/template'), import('../template')]);
     const config = parseTemplate(await readTemplateText(io, template)).config;
     if (!config) throw new UsageError(`${template}: the front matter does not validate (judge-studio validate ${template} says why), so its scale is unknown`);
     return fromConfig(config, template);
   }
-  const found = await templatesForMetric(io.cwd, metric);
+  const found = (await search) ?? [];
   const outcome = fromFound(found, items, metric, (f) => path.relative(io.cwd, f), file);
   if (outcome.note) io.stderr(`calibrate: ${outcome.note}\n`);
   return outcome;
