@@ -80,6 +80,22 @@ describe('adaptive limiter', () => {
     limiter.dispose();
   });
 
+  it('never spaces calls further apart than the server\'s retry-after', async () => {
+    // A storm that ends inside the window: one call let through in a second, but retry-after says 5 ms.
+    let now = 0;
+    const limiter = new AdaptiveLimiter(4, { now: () => now });
+    const [a, b, c] = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    limiter.onRateLimit(5, undefined, a, true);
+    limiter.release(a);
+    limiter.onRateLimit(5, undefined, b, true);
+    limiter.release(b);
+    now = 3;
+    limiter.onSuccess(undefined, c);
+    limiter.release(c);
+    assert.equal(limiter.rate, 200, 'one call per 5 ms, not one per second');
+    limiter.dispose();
+  });
+
   it('learns no rate from a single 429 (it can be that request\'s own), but still waits out its retry-after', async () => {
     let now = 0;
     const limiter = new AdaptiveLimiter(4, { now: () => now });

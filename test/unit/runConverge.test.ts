@@ -151,4 +151,15 @@ describe('--max-outage', () => {
     assert.equal(gate.ownFailures, 1);
     gate.dispose();
   });
+
+  it('gives a call that gave up on 429s one more try when the probe is answered (the limit lifted), then lets its failure stand', async () => {
+    // A storm that ends just as the probe goes out: the rows were not the problem.
+    const gate = new OutageGate({ maxOutageMs: 60_000, baseDelayMs: 10 });
+    const limited = new JudgeError('rate-limit', 'rate limited (429): slow down', { status: 429 });
+    const call = {};
+    assert.equal(await gate.shouldRetry(limited, gate.successes, call, undefined, async () => true), true, 'tries again');
+    assert.equal(await gate.shouldRetry(limited, gate.successes, call, undefined, async () => true), false, 'a 429 every time is the row\'s own');
+    assert.equal(gate.ownFailures, 1);
+    gate.dispose();
+  });
 });

@@ -43,6 +43,7 @@ const CEILING_MEMORY_MS = 30_000;
 interface Measurement {
   at: number;
   windowMs: number;
+  retryAfterMs: number | undefined;
   /** Calls sent in the window before the 429 and not settled yet. */
   waitFor: Set<number>;
   /** A second call was refused within the window: the limit is the endpoint's, not one request's. */
@@ -248,7 +249,7 @@ export class AdaptiveLimiter {
     if (this.measuredMs !== undefined && now - this.lastDecrease < windowMs) return true;
     const refused = this.intervalMs;
     this.ceilingMs = refused;
-    this.measuredMs = n > 0 ? Math.min(windowMs / n, refused * 1.03) : refused * 1.03;
+    this.measuredMs = spacing(n > 0 ? Math.min(windowMs / n, refused * 1.03) : refused * 1.03, retryAfterMs);
     this.lastDecrease = now;
     if (this.headerMs === undefined) this.capacity = 1;
     this.tokens = Math.min(this.tokens, 0);
@@ -267,7 +268,7 @@ export class AdaptiveLimiter {
     for (const [t, sent] of this.flying) if (t !== ticket && sent > now - windowMs) waitFor.add(t);
     // Nobody answered or running since the window began: nothing to measure a rate from.
     if (waitFor.size === 0 && this.acceptedIn(now, windowMs) === 0) return false;
-    this.pending = { at: now, windowMs, waitFor, confirmed: repeated };
+    this.pending = { at: now, windowMs, retryAfterMs, waitFor, confirmed: repeated };
     this.pause(retryAfterMs, now);
     return true;
   }
@@ -284,7 +285,7 @@ export class AdaptiveLimiter {
     const n = this.acceptedIn(m.at, m.windowMs) + m.waitFor.size;
     // Every call in the window was refused: no rate to learn, so fewer calls at once.
     if (n === 0) return this.halve(now);
-    this.measuredMs = m.windowMs / n;
+    this.measuredMs = spacing(m.windowMs / n, m.retryAfterMs);
     this.ceilingMs = this.measuredMs;
     this.lastDecrease = m.at;
     this.capacity = 1;
@@ -357,6 +358,15 @@ export class AdaptiveLimiter {
       this.pump();
     }, Math.max(1, Math.ceil(at - now)));
   }
+}
+
+/**
+ * A measured spacing, never longer than the server's own `retry-after`: it said when a call may
+ * come again. (A storm that ends inside a window counts one answer in a second; without this, a
+ * `retry-after` of 5 ms would become one call a second.)
+ */
+function spacing(ms: number, retryAfterMs: number | undefined): number {
+  return retryAfterMs !== undefined && retryAfterMs > 0 ? Math.min(ms, retryAfterMs) : ms;
 }
 
 /** A duration as OpenAI and Azure write `x-ratelimit-reset-*`: `1s`, `6m0s`, `20ms`, `1h2m3.5s`, or bare seconds. */

@@ -5,7 +5,8 @@
 // which that answer ends: then the call tries again): a prompt that always gets a 500, or always
 // hangs, fails its row and never holds the run open, even when it is the only row left. Only when nobody is answered, the probe included, is it an outage: the failing calls wait
 // and try again with backoff until the endpoint answers, or until the outage has lasted
-// `maxOutageMs` (to the second); then the run stops as interrupted, resumable.
+// `maxOutageMs` (to the second); then the run stops as interrupted, resumable. A call that gave up
+// on 429s while nobody was answered gets one more try when the probe is answered: the limit lifted.
 import { sleep } from './retry';
 import type { JudgeError } from './types';
 
@@ -44,6 +45,8 @@ export class OutageGate {
   private exceeded = false;
   private deadline: NodeJS.Timeout | undefined;
   private probing: Promise<boolean> | undefined;
+  /** Calls already given their one more try after a rate limit ended with the probe's answer. */
+  private readonly regraced = new WeakSet<object>();
 
   constructor(
     options: OutageOptions = {},
@@ -89,14 +92,22 @@ export class OutageGate {
    * A call gave up after its own retries. Resolves true when the caller should try the call again
    * (nobody was answered since `mark`, the caller's reading of `successes` when its last attempt
    * began, the probe failed too, and the next try is due); false when this failure stands as the
-   * row's error. `call` identifies the call across its tries (kept for callers of the older API).
+   * row's error. `call` identifies the call across its tries.
    */
-  async shouldRetry(error: JudgeError, mark: number, _call: object, signal?: AbortSignal, probe?: Probe): Promise<boolean> {
+  async shouldRetry(error: JudgeError, mark: number, call: object, signal?: AbortSignal, probe?: Probe): Promise<boolean> {
     if (!error.retryable || this.exceeded || this.successes !== mark) return false;
     const wasDown = this.current !== undefined;
     if (probe && (await this.probe(probe))) {
       // The probe's answer ended an outage this failure was part of: try the call again.
       if (wasDown) return true;
+      // A rate limit says nothing about the request: when nobody was answered during it and the
+      // probe is answered now, the limit has just lifted (a storm that ends as the probe goes
+      // out). The call tries once more; a second such failure is the row's own (a request too
+      // large for the limit fails every time).
+      if (error.kind === 'rate-limit' && !this.regraced.has(call)) {
+        this.regraced.add(call);
+        return true;
+      }
       this.ownFailures++;
       return false;
     }
