@@ -8,8 +8,6 @@ import { checkEndpoint, endpointScope, isCredentialHeader, originOf, redactUrl, 
 import { OpenAICompatibleClient } from '../core/judge/transport/openaiClient';
 import { UsageError, type CliIO } from './io';
 
-export { cliSecrets } from './secrets';
-
 /** parseArgs options shared by every command that calls a judge. */
 export const ENDPOINT_OPTIONS = {
   'base-url': { type: 'string' },

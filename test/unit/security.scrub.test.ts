@@ -1,7 +1,7 @@
 // What scrubbing masks: the values in use (as written, URL-encoded, or as a bearer token), and in
 // error text anything shaped like a credential, while ordinary words stay readable.
 import * as assert from 'node:assert/strict';
-import { cliSecrets } from '../../src/cli/endpoint';
+import { cliSecrets } from '../../src/cli/secrets';
 import { MASK, scrubSecrets, scrubValues, secretsFromEnv } from '../../src/core/security/scrub';
 
 describe('scrubbing secrets', () => {

@@ -26,7 +26,7 @@ export async function labelScale(
   metric: string,
   template: string | undefined,
   items: Iterable<DatasetItem>,
-  search: Promise<FoundTemplate[]> | undefined = searchTemplates(io, metric, template),
+  search: Promise<FoundTemplate[]> | undefined,
 ): Promise<TemplateScale> {
   if (template) {
     const [{ parseTemplate }, { readTemplateText }] = await Promise.all([import('../../core/template'), import('../template')]);
