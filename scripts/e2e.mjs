@@ -5,8 +5,10 @@
 //     fresh browser context on its own copy of examples/; `trusted = false` ones on a second
 //     server with Workspace Trust on (Restricted Mode).
 // Needs: bash scripts/setup-e2e.sh, node scripts/package-vsix.mjs, npm run compile-tests.
-// Env: E2E_GREP (a regular expression over test titles). Output: .test-output/e2e/run-*/.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+// Env: E2E_GREP (a regular expression over test titles); E2E_REPEAT=N runs it all N times in a row
+// and reports the tests that passed in some rounds and failed in others (never a retry). Output:
+// .test-output/e2e/run-*/.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,11 +19,26 @@ import {
 } from '../test/e2e/harness/codeServer.mjs';
 import { runExtensionHostTests } from '../test/e2e/harness/extHost.mjs';
 import { loadUiTests, runUiTest } from '../test/e2e/harness/ui.mjs';
+import { parseRepeat, repeatRuns } from '../test/e2e/harness/repeat.mjs';
 import { prepareWorkspace } from '../test/e2e/harness/workspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+let repeat;
+try {
+  repeat = parseRepeat(process.env.E2E_REPEAT);
+} catch (e) {
+  console.error(`e2e: ${e.message}`);
+  process.exit(2);
+}
+if (repeat !== undefined) {
+  // Ctrl-C reaches each round's process too, which stops its servers and exits 130; the loop then ends.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
+  const outcomes = await repeatRuns(fileURLToPath(import.meta.url), repeat);
+  for (const line of outcomes.report()) console.log(line);
+  process.exit(outcomes.ok() ? 0 : 1);
+}
 const started = Date.now();
-const KEEP_RUNS = 5;
+const KEEP_RUNS = Math.max(5, Number(process.env.E2E_KEEP_RUNS) || 5);
 const SUITE_TIMEOUT_MS = 5 * 60_000;
 
 const runsDir = path.join(root, '.test-output/e2e');
@@ -29,6 +46,8 @@ const runDir = path.join(runsDir, `run-${new Date().toISOString().replace(/\D/g,
 const outDir = path.join(runDir, 'screenshots');
 const grep = parseGrep(process.env.E2E_GREP);
 const counts = { passed: 0, failed: 0 };
+/** Every result, for E2E_OUTCOMES (the repeat report): [{ name, ok, error }] */
+const results = [];
 const cleanups = [];
 let stopping = 0; // the exit code once SIGINT/SIGTERM arrives: start nothing new, report nothing more
 let cleaning;
@@ -58,9 +77,10 @@ async function serve(name, { trusted, extensionsDir, env }) {
   return server;
 }
 
-function report(ok, label, detail) {
+function report(ok, label, detail, name = label) {
   if (stopping) return;
   counts[ok ? 'passed' : 'failed']++;
+  results.push({ name, ok, error: detail });
   const lines = detail ? detail.split('\n').filter((l) => l.trim()).map((l) => `\n    ${l.trim()}`).join('') : '';
   console.log(`  ${ok ? '✓' : '✗'} ${label}${lines}`);
 }
@@ -71,7 +91,7 @@ async function runUi(browser, server, tests, driver) {
     const workspace = prepareWorkspace(root, path.join(runDir, 'workspaces', test.name));
     const r = await runUiTest({ browser, baseUrl: server.baseUrl, test, workspace, outDir, driver });
     const label = `${test.name}: ${test.title || '(no title)'} (${(r.ms / 1000).toFixed(1)} s)`;
-    report(r.ok, label, r.ok ? '' : `${r.error}${r.screenshot ? `\n    screenshot: ${r.screenshot}` : ''}`);
+    report(r.ok, label, r.ok ? '' : `${r.error}${r.screenshot ? `\n    screenshot: ${r.screenshot}` : ''}`, test.name);
     if (r.external.length) console.log(`    note: the page contacted ${r.external.join(', ')}`);
   }
 }
@@ -188,8 +208,10 @@ try {
 if (stopping) process.exit(stopping); // interrupted: whatever main() saw after that is noise
 if (error) {
   counts.failed++;
+  results.push({ name: '(the e2e run itself)', ok: false, error: error.message });
   console.error(`e2e: ${error.message}`);
 }
+if (process.env.E2E_OUTCOMES) writeFileSync(process.env.E2E_OUTCOMES, JSON.stringify(results));
 if (!counts.passed && !counts.failed) console.error(`e2e: no test ran${grep ? ` (E2E_GREP=${grep.source} matched none)` : ''}`);
 console.log(`e2e: wall time ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);

@@ -23,6 +23,7 @@ import { History } from '../run/history';
 import { SampleChooser } from '../run/samples';
 import { baseName, loadTemplate, templatesNamed } from '../run/template';
 import type { Studio } from '../studio';
+import { notDone } from '../notDone';
 import { webviewOptions } from '../webview/page';
 import { PanelSet } from '../webview/panels';
 import { ALIGN_VIEW_TYPE, AlignPanel } from './panel';
@@ -63,7 +64,7 @@ export function registerAlign(studio: Studio): void {
     const parsed = argsSchema.safeParse(arg);
     const args = parsed.success ? parsed.data : {};
     const template = arg instanceof vscode.Uri ? arg : args.template ? toUri(args.template) : await pickTemplate(args.metric, chooser);
-    if (!template) return undefined;
+    if (!template) return notDone(studio.log, 'Align Judge with Labels', 'no template was chosen');
     const doc = await vscode.workspace.openTextDocument(template);
     if (doc.isDirty) return fail(`${vscode.workspace.asRelativePath(template, false)} has unsaved changes; save it first, so the candidates say which version they were aligned from.`);
     const loaded = await loadTemplate(studio, template);
@@ -71,7 +72,7 @@ export function registerAlign(studio: Studio): void {
     const { judge } = loaded;
     if (args.metric && args.metric !== judge.metric) return fail(`${baseName(template)} judges "${judge.metric}", not "${args.metric}".`);
     const data = args.data ? toUri(args.data) : await chooser.datasetForBatch(template);
-    if (!data) return undefined;
+    if (!data) return notDone(studio.log, 'Align Judge with Labels', `no dataset was chosen for ${baseName(template)}`);
     const dataShown = vscode.workspace.asRelativePath(data, false);
     const check = data.scheme === 'file' ? await checkDatasetFile(data.fsPath) : { ok: false as const, message: 'not a file on disk; save it first' };
     if (!check.ok) return fail(`${dataShown}: ${check.message.split(data.fsPath).join(dataShown)}`);

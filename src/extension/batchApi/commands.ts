@@ -12,6 +12,7 @@ import { prepareJudge } from '../../core/judge/engine/prepare';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import { UNTRUSTED_MESSAGE } from '../providers/resolve';
+import { notDone } from '../notDone';
 import { openResults } from '../results/open';
 import { runArgs, toUri } from '../run/commands';
 import type { SampleChooser } from '../run/samples';
@@ -28,6 +29,8 @@ export interface BatchCommands {
   cancel(node: JobNode | undefined): Promise<undefined>;
 }
 
+const SUBMIT = 'Run on Dataset via Batch API';
+
 export function batchCommands(studio: Studio, tree: BatchesTree, chooser: SampleChooser): BatchCommands {
   const fail = (m: string) => void vscode.window.showErrorMessage(`Judge Studio: ${m}`);
   const trusted = () => {
@@ -39,9 +42,9 @@ export function batchCommands(studio: Studio, tree: BatchesTree, chooser: Sample
     if (!trusted()) return undefined;
     const args = runArgs(arg);
     const template = args?.template ? toUri(args.template) : await chooser.template();
-    if (!template) return undefined;
+    if (!template) return notDone(studio.log, SUBMIT, 'no template was chosen');
     const dataset = args?.dataset ? toUri(args.dataset) : await chooser.datasetForBatch(template);
-    if (!dataset) return undefined;
+    if (!dataset) return notDone(studio.log, SUBMIT, `no dataset was chosen for ${baseName(template)}`);
     const loaded = await loadTemplate(studio, template);
     if (!loaded.ok) return fail(loaded.message);
     const { judge } = loaded;

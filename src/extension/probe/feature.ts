@@ -16,6 +16,7 @@ import { settingsFor } from '../run/controller';
 import { SampleChooser } from '../run/samples';
 import { baseName, loadTemplate } from '../run/template';
 import type { Studio } from '../studio';
+import { notDone } from '../notDone';
 import { webviewOptions } from '../webview/page';
 import { PanelSet } from '../webview/panels';
 import { probeDirName } from './model';
@@ -47,7 +48,7 @@ export function probeFeature(studio: Studio): ProbeFeature {
     const parsed = argsSchema.safeParse(arg);
     const args: Args = parsed.success ? parsed.data : {};
     const template = arg instanceof vscode.Uri ? arg : args.template ? toUri(args.template) : await chooser.template();
-    if (!template) return undefined;
+    if (!template) return notDone(studio.log, 'Probe Judge', 'no template was chosen');
     const loaded = await loadTemplate(studio, template);
     if (!loaded.ok) {
       void vscode.window.showErrorMessage(`Judge Studio: ${loaded.message}`);
@@ -56,7 +57,7 @@ export function probeFeature(studio: Studio): ProbeFeature {
     const { judge } = loaded;
     const kind = judge.config.kind;
     const dataset = args.dataset ? toUri(args.dataset) : await chooser.datasetForBatch(template);
-    if (!dataset) return undefined;
+    if (!dataset) return notDone(studio.log, 'Probe Judge', `no dataset was chosen for ${baseName(template)}`);
     const datasetShown = vscode.workspace.asRelativePath(dataset, false);
     const check = dataset.scheme === 'file' ? await checkDatasetFile(dataset.fsPath) : { ok: false as const, message: 'not a file on disk; save it first' };
     if (!check.ok) {
@@ -64,7 +65,7 @@ export function probeFeature(studio: Studio): ProbeFeature {
       return undefined;
     }
     const probes = args.probes ? checkProbes(args.probes, kind) : await pickProbes(judge.metric, kind);
-    if (!probes) return undefined;
+    if (!probes) return notDone(studio.log, 'Probe Judge', 'no probe was chosen');
     const threshold = args.threshold ?? thresholdSetting();
 
     const resolved = await resolveJudge(studio, { template: judge.config, interactive: true });

@@ -9,6 +9,7 @@ import { keyFields, lastLines, latestOnly } from '../../core/results';
 import type { ParsedTemplate } from '../../core/template';
 import { reviewStateSchema, type ReviewView } from '../../protocol/review';
 import type { Studio } from '../studio';
+import { notDone } from '../notDone';
 import { webviewOptions } from '../webview/page';
 import { PanelSet } from '../webview/panels';
 import { REVIEW_VIEW_TYPE, ReviewPanel, reviewKey } from './panel';
@@ -57,7 +58,7 @@ export function registerReview(studio: Studio): void {
         return undefined;
       }
       metric = metrics.length === 1 ? metrics[0]?.metric : (await vscode.window.showQuickPick(metrics.map((m) => ({ label: m.metric, description: `${m.kind}, ${m.rows} rows` })), { title: `Review Judgments: which metric in ${display}?` }))?.label;
-      if (!metric) return undefined;
+      if (!metric) return notDone(studio.log, 'Review Judgments', `no metric of ${display} was chosen`);
     }
     const kind = metrics.find((m) => m.metric === metric)?.kind ?? 'pointwise';
     const existing = panels.get(reviewKey(file, metric));
@@ -122,7 +123,7 @@ export function registerReview(studio: Studio): void {
     const parsed = argsSchema.safeParse(arg);
     const given = parsed.success ? parsed.data : {};
     const file = arg instanceof vscode.Uri ? arg : await targetFile(given.file);
-    if (!file) return undefined;
+    if (!file) return notDone(studio.log, 'Review Judgments', 'no results file was chosen');
     const labels = given.labels ? targetInWorkspace(given.labels) : undefined;
     if (given.labels && !labels) return void vscode.window.showErrorMessage('Judge Studio: the labels file must be inside the workspace.');
     return openReview(file, {

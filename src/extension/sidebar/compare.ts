@@ -1,6 +1,7 @@
 // "Compare Runs" from the Run History view: two batches selected together (Ctrl/Cmd+click), or
 // one batch and then the other from a quick pick, open in the compare view, the older as A.
 import * as vscode from 'vscode';
+import { notDone, type InfoLog } from '../notDone';
 import type { History } from '../run/history';
 import { newestPerResults, shortTime, type BatchEntry } from '../run/model/history';
 import { summaryLines } from '../run/model/summary';
@@ -25,7 +26,7 @@ function isBatchNode(n: unknown): n is BatchRef & { type: 'batch' } {
  * The two batches to compare: menus pass the clicked node and every selected node; the view's
  * title button passes nothing, so the view's selection counts. Missing ones are picked.
  */
-export async function compareFromHistory(history: History, selection: readonly unknown[], clicked?: unknown, selected?: unknown): Promise<unknown> {
+export async function compareFromHistory(log: InfoLog, history: History, selection: readonly unknown[], clicked?: unknown, selected?: unknown): Promise<unknown> {
   const given = (Array.isArray(selected) ? selected : clicked !== undefined ? [clicked] : selection).filter(isBatchNode);
   const unique = given.filter((n, i) => given.findIndex((m) => m.entry.id === n.entry.id) === i);
   if (unique.length > 2) {
@@ -34,9 +35,9 @@ export async function compareFromHistory(history: History, selection: readonly u
   }
   let [first, second]: (BatchRef | undefined)[] = unique;
   first ??= await pickBatch(history, 'Compare Runs: the first run', undefined);
-  if (!first) return undefined;
+  if (!first) return notDone(log, 'Compare Runs', 'no first run was chosen');
   second ??= await pickBatch(history, `Compare ${first.entry.metric} on ${first.entry.dataset} (${shortTime(first.entry.time)}) with which run?`, first);
-  if (!second) return undefined;
+  if (!second) return notDone(log, 'Compare Runs', `no run was chosen to compare ${first.entry.metric} on ${first.entry.dataset} with`);
   const [a, b] = first.entry.time <= second.entry.time ? [first, second] : [second, first];
   return vscode.commands.executeCommand(COMPARE_RUNS, {
     a: history.resolve(a.root, a.entry.results).fsPath,

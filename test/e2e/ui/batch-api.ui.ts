@@ -1,10 +1,12 @@
 // The provider Batch API from the editor, as a person meets it: on an endpoint without one (a local
 // server), the submit says "this endpoint has no Batch API" instead of a bare 404; on one that has
-// it, the Provider Batches view's Refresh button says what each job is doing, then collects it.
+// it, the Provider Batches view's Refresh button says what each job is doing, then collects it. A
+// submit whose dataset question is dismissed sends nothing and says so in the log.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeBatchServer } from '../../support/fakeBatchServer';
 import type { UiContext } from './driver';
+import { clearNotifications, message, notification, outcome } from './notifications';
 import { pick, startCommand } from './quickInput';
 import { expect, judgeAnswers, withFakeJudge } from './run.ui';
 
@@ -13,7 +15,6 @@ export const timeoutMs = 180_000;
 
 export async function run(ctx: UiContext): Promise<void> {
   const { page } = ctx;
-  const toast = (text: string | RegExp) => page.locator('.notifications-toasts .notification-toast').filter({ hasText: text });
   await ctx.openFileFromExplorer('helpfulness.judge');
   await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
 
@@ -22,13 +23,20 @@ export async function run(ctx: UiContext): Promise<void> {
     await page.locator('.tabs-container .tab').filter({ hasText: 'helpfulness.judge' }).first().click();
     await startCommand(page, 'Judge Studio: Run on Dataset via Batch API', 'on which dataset?');
     await pick(page, 'helpfulness.jsonl');
-    const refused = toast('has no Batch API');
-    await refused.waitFor({ timeout: 30_000 });
-    const text = (await refused.locator('.notification-list-item-message').textContent()) ?? '';
+    const text = await message(await notification(ctx, 'has no Batch API', { what: 'the submit to a server without a Batch API' }));
     expect(/has no Batch API \(it answered HTTP 404 to a Files\/Batches request\)/.test(text) && text.includes('Run Judge on Dataset'), `the refusal reads: ${text}`);
     expect(!/404 (page )?not found/i.test(text), 'no bare "404 not found"');
     await ctx.screenshot('batch-api-none');
-    await ctx.runCommand('Notifications: Clear All Notifications');
+    await clearNotifications(ctx);
+
+    // Escape on the dataset question submits nothing, and the log says so (Judge Studio: Show Log).
+    await startCommand(page, 'Judge Studio: Run on Dataset via Batch API', 'on which dataset?');
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await ctx.runCommand('Judge Studio: Show Log');
+    await ctx.waitForText('Run on Dataset via Batch API: no dataset was chosen for helpfulness.judge; nothing was done.', { within: '.part.panel', timeoutMs: 20_000 });
+    await ctx.screenshot('batch-api-dismissed-log');
+    await ctx.runCommand('View: Hide Panel');
   });
 
   const fake = await FakeBatchServer.start();
@@ -41,8 +49,8 @@ export async function run(ctx: UiContext): Promise<void> {
     await page.locator('.tabs-container .tab').filter({ hasText: 'helpfulness.judge' }).first().click();
     await startCommand(page, 'Judge Studio: Run on Dataset via Batch API', 'on which dataset?');
     await pick(page, 'helpfulness.jsonl');
-    await toast(/request\(s\) for \d+ row\(s\) sent in 1 batch/).waitFor({ timeout: 30_000 });
-    await ctx.runCommand('Notifications: Clear All Notifications');
+    await outcome(ctx, /request\(s\) for \d+ row\(s\) sent in 1 batch/, { what: 'Run on Dataset via Batch API' });
+    await clearNotifications(ctx);
 
     // The view's Refresh button: each press says what the job is doing, until it is collected.
     await ctx.runCommand('Judge Studio: Focus on Provider Batches View');
@@ -53,9 +61,7 @@ export async function run(ctx: UiContext): Promise<void> {
     for (let press = 1; press <= 6 && !/collected/.test(said); press++) {
       await pane.hover();
       await refresh.click();
-      const report = toast('batch status refreshed').last();
-      await report.waitFor({ timeout: 30_000 });
-      said = (await report.locator('.notification-list-item-message').textContent()) ?? '';
+      said = await message(await outcome(ctx, 'batch status refreshed', { what: `Refresh Batch Status (press ${press})` }));
       if (press === 1) {
         expect(/^Judge Studio: batch status refreshed: helpfulness: running \(\d+\/\d+ requests\)\.$/.test(said), `the first refresh reports progress: ${said}`);
         await ctx.screenshot('batch-api-refresh-running');
@@ -64,7 +70,7 @@ export async function run(ctx: UiContext): Promise<void> {
         await pane.locator('.monaco-list-row', { hasText: 'helpfulness: collected' }).waitFor({ timeout: 20_000 });
         await ctx.screenshot('batch-api-refresh-collected');
       }
-      await ctx.runCommand('Notifications: Clear All Notifications');
+      await clearNotifications(ctx);
     }
     expect(/helpfulness: collected, 8 row\(s\) collected/.test(said), `the last refresh collected the job: ${said}`);
   } finally {

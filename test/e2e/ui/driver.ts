@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { accept } from './quickInput';
 
 /** What scripts/e2e.mjs hands each UI test's `run(ctx)`. */
 export interface UiContext {
@@ -76,8 +77,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 3 * DEFA
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS }).catch(() => undefined);
     }
   }
-  await row.click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+  await accept(page, row, `the command "${title}"`);
 }
 
 /**

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { reply, type FakeRule, type RecordedRequest } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
+import { contextMenu } from './menus';
 import { pick, waitForStep } from './quickInput';
 import { expect, gotoLine, historyRow, verdictFrame, withFakeJudge } from './run.ui';
 
@@ -53,7 +54,7 @@ export async function run(ctx: UiContext): Promise<void> {
     await gotoLine(ctx, 3);
     await ctx.page.keyboard.press('Shift+End');
     await ctx.screenshot('demo-1-highlight');
-    await contextMenu(ctx, ANSWER.slice(0, 20), 'Run Judge on Selection', 'demo-2-right-click');
+    await editorMenu(ctx, ANSWER.slice(0, 20), 'Run Judge on Selection', 'demo-2-right-click');
     await waitForStep(ctx.page, `Judge the selection in ${NOTES} with which template?`);
     const offered = await ctx.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
     // Pointwise templates fit a plain selection, the last focused first; pairwise ones (two responses) do not.
@@ -81,7 +82,7 @@ export async function run(ctx: UiContext): Promise<void> {
 
     // 3. JSONL: right-click a line, Run Judge: the row is judged with the dataset's own template.
     await ctx.openFileFromExplorer('fluency_pairwise.jsonl');
-    await contextMenu(ctx, 'Thank a colleague', 'Run Judge');
+    await editorMenu(ctx, 'Thank a colleague', 'Run Judge');
     frame = await verdictFrame(ctx, 'pairwise');
     await expectRun(frame, { template: 'fluency_pairwise.judge', source: 'fluency_pairwise.jsonl, row 2', verdict: 'Winner: A' });
     const saw = (await frame.locator('.pass-grid section.pass[data-order="BA"] .saw').textContent()) ?? '';
@@ -164,18 +165,11 @@ async function until(ctx: UiContext, condition: () => boolean, message: string, 
 }
 
 /** Right-clicks the text `on` in the active editor and picks the context-menu item labelled exactly `item`. */
-async function contextMenu(ctx: UiContext, on: string, item: string, shot = `context-menu-${item}`): Promise<void> {
+async function editorMenu(ctx: UiContext, on: string, item: string, shot = `context-menu-${item}`): Promise<void> {
   const line = ctx.page.locator('.editor-group-container.active .monaco-editor .view-line', { hasText: on }).first();
   await line.waitFor({ timeout: 20_000 });
   const text = line.locator('span span').filter({ hasText: on.slice(0, 8) }).first();
-  await (await text.count() ? text : line).click({ button: 'right' });
-  const entry = ctx.page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${item}$`) }).first();
-  await entry.waitFor({ timeout: 20_000 }).catch(async () => {
-    const shown = await ctx.page.locator('.monaco-menu .action-item .action-label').allTextContents();
-    throw new Error(`the editor context menu has no "${item}"; it shows: ${shown.filter(Boolean).join(' | ') || 'nothing'}`);
-  });
-  await ctx.screenshot(shot);
-  await entry.click();
+  await contextMenu(ctx, (await text.count()) ? text : line, item, { what: `the line "${on}" in the editor`, shot });
 }
 
 /** The run view names the template and the sample, and shows the verdict (`verdict`: a score or the winner line). */

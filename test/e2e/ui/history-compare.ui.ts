@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UiContext } from './driver';
+import { contextMenu } from './menus';
 import { expect, historyRow } from './run.ui';
 
 export const title = 'two batches selected in the Run History open in the compare view, the older as A';
@@ -45,14 +46,7 @@ export async function run(ctx: UiContext): Promise<void> {
   await newer.click();
   await older.click({ modifiers: ['Control'] });
   await ctx.page.locator('.part.sidebar .monaco-list-row.selected').nth(1).waitFor({ timeout: 10_000 });
-  await older.click({ button: 'right' });
-  const item = ctx.page.locator('.context-view .action-item').filter({ hasText: /^Compare Runs$/ }).first();
-  await item.waitFor({ timeout: 10_000 }).catch(async () => {
-    const shown = await ctx.page.locator('.context-view .action-item').allInnerTexts();
-    throw new Error(`no "Compare Runs" in the context menu; it shows: ${shown.join(' | ') || 'nothing'}`);
-  });
-  await ctx.screenshot('history-compare-menu');
-  await item.click();
+  await contextMenu(ctx, older, 'Compare Runs', { what: 'the Run History row "Batch: quality.jsonl"', shot: 'history-compare-menu' });
 
   const head = await ctx.findInFrames('header.head', 30_000);
   const text = (await head.textContent()) ?? '';

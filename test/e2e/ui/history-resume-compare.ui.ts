@@ -4,6 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UiContext } from './driver';
+import { contextMenu } from './menus';
+import { pickRowWith, waitForStep } from './quickInput';
 import { expect, historyRow } from './run.ui';
 
 export const title = 'the compare picker shows a resumed run once with its whole row count, and the compare view counts failed rows';
@@ -48,12 +50,10 @@ export async function run(ctx: UiContext): Promise<void> {
     ].join('\n') + '\n',
   );
   const latest = await historyRow(ctx, /^Last batch: quality\.jsonl/);
-  await latest.click({ button: 'right' });
-  const item = ctx.page.locator('.context-view .action-item').filter({ hasText: /^Compare Runs$/ }).first();
-  await item.waitFor({ timeout: 10_000 });
-  await item.click();
+  await contextMenu(ctx, latest, 'Compare Runs', { what: 'the Run History row "Last batch: quality.jsonl"' });
 
   // The picker: the resumed file once, with the whole file's rows.
+  await waitForStep(ctx.page, 'with which run?');
   const rows = ctx.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   await rows.first().waitFor({ timeout: 20_000 });
   const listed = await rows.allInnerTexts();
@@ -61,7 +61,7 @@ export async function run(ctx: UiContext): Promise<void> {
   expect(resumed.length === 1, `the resumed results file is listed once: ${JSON.stringify(listed)}`);
   expect(/10 rows · mean 3/.test(resumed[0] ?? '') && !/4 rows/.test(resumed[0] ?? ''), `with the whole file's rows: ${resumed[0]}`);
   await ctx.screenshot('history-resume-compare-picker');
-  await rows.filter({ hasText: 'quality-20240101-090000.jsonl' }).first().click();
+  await pickRowWith(ctx.page, 'quality-20240101-090000.jsonl');
 
   // The compare view: A (the older, resumed run) failed on no row, B on two.
   const failed = await ctx.findInFrames('.card[data-key="failed"] .value', 30_000);

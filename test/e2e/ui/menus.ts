@@ -1,31 +1,80 @@
-// Context menus as a person uses them: right-click a file in the explorer, pick an item by its label.
+// Context menus as a person uses them: right-click something, pick an item by its label.
+//
+// Why not a pointer click on the item: VS Code's menu ignores a mouse-up on an item that comes
+// too soon after the menu opened (so the right-click that opened it cannot also pick the item
+// under the pointer), and the menu can be rebuilt while it animates in. A click that lands in
+// that window leaves the menu open under the pointer and does nothing: the Compare Runs item of
+// the history-resume-compare test failed so in 2 runs of 3 on a quiet machine. Here the item is
+// hovered until the menu marks it focused (it is then live), and Enter picks it, as the keyboard
+// does; the menu must close, or it is asked for again.
+import type { Locator } from 'playwright-core';
 import type { UiContext } from './driver';
 
 const TIMEOUT_MS = 20_000;
 
+function exactly(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+export interface MenuOptions {
+  /** What the menu belongs to, for the error ("the Run History row Last batch: …"). */
+  what: string;
+  /** Saves a screenshot of the open menu under this name. */
+  shot?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Right-clicks `target`, waits for the context menu to offer `item` (its label, exactly), focuses
+ * it and presses Enter; resolves once the menu has closed. The menu is built from the extension's
+ * contributions: right after the window opens it can lack them, so a menu without the item is
+ * closed and asked for again until the deadline. Every wait says what it waited for.
+ */
+export async function contextMenu(ctx: UiContext, target: Locator, item: string, o: MenuOptions): Promise<void> {
+  const { page } = ctx;
+  const deadline = Date.now() + (o.timeoutMs ?? TIMEOUT_MS);
+  const menu = page.locator('.context-view .monaco-menu');
+  const entry = menu.locator('.action-item').filter({ has: page.locator('.action-label', { hasText: exactly(item) }) }).first();
+  let last = 'the menu never opened';
+  for (;;) {
+    await target.click({ button: 'right', timeout: 5_000 }).catch((e: unknown) => {
+      throw new Error(`could not right-click ${o.what}: ${(e as Error).message.split('\n')[0]}`);
+    });
+    if (await entry.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+      if (o.shot) await ctx.screenshot(o.shot);
+      if (await focus(entry)) {
+        await page.keyboard.press('Enter');
+        if (await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false)) return;
+        last = `"${item}" was focused and Enter pressed, but the menu stayed open`;
+      } else {
+        last = `"${item}" never took the focus under the pointer`;
+      }
+    } else {
+      const shown = await menu.locator('.action-item .action-label').allTextContents().catch(() => []);
+      last = `the menu shows: ${shown.filter((s) => s.trim()).join(' | ') || 'nothing'}`;
+    }
+    if (Date.now() > deadline) throw new Error(`the context menu of ${o.what} gave no "${item}" to pick within ${(o.timeoutMs ?? TIMEOUT_MS) / 1000} s; ${last}`);
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
+/** Hovers `entry` until the menu marks it focused (the class VS Code's menu item sets on hover); false after 3 s. */
+async function focus(entry: Locator): Promise<boolean> {
+  const focused = entry.and(entry.page().locator('.action-item.focused'));
+  const until = Date.now() + 3_000;
+  while (Date.now() < until) {
+    await entry.hover({ timeout: 2_000 }).catch(() => undefined);
+    if (await focused.waitFor({ timeout: 1_000 }).then(() => true, () => false)) return true;
+  }
+  return false;
+}
+
 /** Right-clicks `file` (a name at the top of the explorer) and picks the item labelled exactly `item`; `shot` saves the open menu. */
 export async function explorerMenu(ctx: UiContext, file: string, item: string, shot?: string): Promise<void> {
-  const exact = (t: string) => new RegExp(`^\\s*${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  const row = ctx.page.locator('.explorer-folders-view .monaco-list-row').filter({ has: ctx.page.locator('.label-name', { hasText: exact(file) }) }).first();
+  const row = ctx.page.locator('.explorer-folders-view .monaco-list-row').filter({ has: ctx.page.locator('.label-name', { hasText: exactly(file) }) }).first();
   await row.waitFor({ timeout: TIMEOUT_MS }).catch(() => {
     throw new Error(`"${file}" is not in the explorer`);
   });
-  const entry = ctx.page.locator('.context-view .action-item .action-label', { hasText: exact(item) }).first();
-  const deadline = Date.now() + TIMEOUT_MS;
-  // The menu is built from the extension's contributions: a right-click right after the window
-  // opens can show a menu without them. Close it and ask again until the deadline.
-  // A menu can also close under the pointer before the click lands (a hover over the explorer row
-  // beneath it, once seen in CI): the click is bounded and the menu asked for again.
-  for (;;) {
-    await row.click({ button: 'right' });
-    if (await entry.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
-      if (shot) await ctx.screenshot(shot);
-      if (await entry.click({ timeout: 5_000 }).then(() => true, () => false)) return;
-    }
-    if (Date.now() > deadline) {
-      const shown = await ctx.page.locator('.context-view .action-item .action-label').allTextContents();
-      throw new Error(`the explorer menu of ${file} has no "${item}" that takes a click; it shows: ${shown.filter(Boolean).join(' | ') || 'nothing'}`);
-    }
-    await ctx.page.keyboard.press('Escape');
-  }
+  await contextMenu(ctx, row, item, { what: `${file} in the explorer`, shot });
 }

@@ -1,7 +1,7 @@
 // Helpers for UI tests of commands that ask through quick inputs. The driver's runCommand waits
 // for the palette to close, which never happens when the command opens its own quick input in
 // the same widget; these wait for the step's title instead.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 const TIMEOUT_MS = 20_000;
 
@@ -33,24 +33,52 @@ function row(page: Page, label: string) {
 }
 
 async function shown(page: Page): Promise<string> {
-  const labels = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
-  return labels.slice(0, 8).join(' | ') || 'nothing';
+  const title = ((await page.locator('.quick-input-widget .quick-input-title').first().textContent().catch(() => '')) ?? '').trim();
+  const labels = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
+  return `${title ? `(titled "${title}") ` : ''}${labels.slice(0, 8).join(' | ') || 'no rows'}`;
 }
 
 /** Waits until the quick input's title contains `step`. */
 export async function waitForStep(page: Page, step: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: step }).waitFor({ state: 'visible', timeout: TIMEOUT_MS });
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: step }).waitFor({ state: 'visible', timeout: TIMEOUT_MS }).catch(async () => {
+    const open = await page.locator('.quick-input-widget').isVisible();
+    throw new Error(`no quick input titled "${step}" within ${TIMEOUT_MS / 1000} s; ${open ? `the quick input shows ${await shown(page)}` : 'no quick input is open'}`);
+  });
 }
 
-/** Clicks the quick-pick row whose label is exactly `label`. */
+/** Picks the quick-pick row whose label is exactly `label` (see `accept`). */
 export async function pick(page: Page, label: string): Promise<void> {
-  const match = row(page, label);
+  await accept(page, row(page, label), `"${label}"`);
+}
+
+/** Picks the first quick-pick row whose text (label, description, detail) contains `text`. */
+export async function pickRowWith(page: Page, text: string): Promise<void> {
+  await accept(page, page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: text }).first(), `a row with "${text}"`);
+}
+
+/**
+ * Picks `match` as the keyboard does: moves the list's focus onto it with the arrow keys, then
+ * Enter, and waits until the row is gone (the pick closed or moved on). A pointer click on a row
+ * can land while the list is redrawn (its items arrive, a filter applies) and then picks nothing
+ * or closes the pick; the keyboard acts on the row the list itself marks as focused.
+ */
+export async function accept(page: Page, match: Locator, what: string): Promise<void> {
   try {
     await match.waitFor({ timeout: TIMEOUT_MS });
   } catch {
-    throw new Error(`"${label}" is not in the quick pick; it shows: ${await shown(page)}`);
+    throw new Error(`${what} is not in the quick pick; it shows: ${await shown(page)}`);
   }
-  await match.click();
+  const focused = match.and(page.locator('.monaco-list-row.focused'));
+  const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').count();
+  // The input keeps the keyboard focus while the arrows move the list's focus (wrapping at the end).
+  for (let step = 0; !(await focused.count()); step++) {
+    if (step > rows + 50) throw new Error(`the arrow keys never reached ${what} in the quick pick; it shows: ${await shown(page)}`);
+    await page.locator('.quick-input-widget input').first().press('ArrowDown');
+  }
+  await page.locator('.quick-input-widget input').first().press('Enter');
+  await match.waitFor({ state: 'hidden', timeout: TIMEOUT_MS }).catch(async () => {
+    throw new Error(`Enter on ${what} left the quick pick open; it shows: ${await shown(page)}`);
+  });
 }
 
 /** Types into the open quick input and presses Enter. */

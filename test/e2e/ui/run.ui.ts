@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { FakeOpenAI, reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
+import { clearNotifications, outcome } from './notifications';
 import { pick, startCommand } from './quickInput';
 
 export const title = 'a highlighted response gets its score and justification in the run view, and the side panel lists the run';
@@ -39,10 +40,11 @@ export async function judgeAnswers(ctx: UiContext, timeoutMs = 40_000): Promise<
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await ctx.runCommand('Judge Studio: Test Judge Connection');
-    const answered = await ctx.waitForText(/The judge answered in/, { within: '.notifications-toasts', timeoutMs: 4_000 }).then(() => true, () => false);
-    await ctx.runCommand('Notifications: Clear All Notifications');
-    if (answered) return;
-    if (Date.now() > deadline) throw new Error('the fake judge never answered Test Judge Connection: the endpoint settings did not take effect');
+    // Its answer may come as a toast or, when other notifications crowd it, only in the centre.
+    const said = await outcome(ctx, /The judge answered in/, { what: 'Test Judge Connection', timeoutMs: 8_000 }).then(() => '', (e: unknown) => (e as Error).message);
+    await clearNotifications(ctx);
+    if (!said) return;
+    if (Date.now() > deadline) throw new Error(`the fake judge never answered Test Judge Connection: the endpoint settings did not take effect (${said})`);
   }
 }
 
