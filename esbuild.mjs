@@ -8,7 +8,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const watch = process.argv.includes('--watch');
-const production = process.argv.includes('--production');
+// `npm pack` and `npm publish` run `prepare`: the npm package gets the minified CLI without source
+// maps, whatever the flags (a fresh clone's `npm ci` runs the same script and gets the dev build).
+const production = process.argv.includes('--production') || ['pack', 'publish'].includes(process.env.npm_command ?? '');
 
 // zod re-exports every locale as a namespace, which defeats tree-shaking; Judge Studio's messages
 // are English, so bundle only `en` (about 250 KB less in each bundle).

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The published entry: the bundled CLI (built by `npm run build`, or by `prepare` on install).
+// The npm package's entry: the bundled CLI (built by `npm run build`; `npm pack` builds it minified).
 require('../dist/cli.js').runCli();

@@ -1,4 +1,5 @@
-// `judge-studio compare A B --metric M [--metric-b M2] [--json] [--fail-if-worse FIGURE]`: two runs
+// `judge-studio compare A B --metric M [--metric-b M2] [--json] [--fail-if-worse FIGURE] [--junit F]
+// [--summary F]`: two runs
 // of a judge on the same rows, their agreement, the flipped rows and, with human labels, whether B
 // is significantly better or worse than A.
 import path from 'node:path';
@@ -12,10 +13,14 @@ import {
   pairResults,
   significance,
   type BootstrapOptions,
+  type CompareReport,
   type FigureName,
+  type Significance,
 } from '../../core/compare';
+import { compareErrorJUnit, compareErrorSummary, compareJUnit, compareSummary, gateProblem } from '../../core/compare/ci';
+import { CI_OPTIONS, ciClock, ciTargets, writeCi } from '../ci';
 import { formatOf, readDataset } from '../../core/dataset';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const COMPARE_USAGE = `Usage: judge-studio compare <A.jsonl> <B.jsonl> --metric NAME [options]
 
@@ -26,6 +31,8 @@ export const COMPARE_USAGE = `Usage: judge-studio compare <A.jsonl> <B.jsonl> --
   --fail-if-worse FIGURE   exit 1 when B is significantly worse than A on FIGURE (one of
                            ${FIGURES.join(', ')})
   --seed N, --resamples N  bootstrap seed (default 20240229) and resamples (default 2000)
+  --junit F                JUnit XML: each figure a test case; only the --fail-if-worse figure can fail
+  --summary F              a Markdown summary appended to F (default: $GITHUB_STEP_SUMMARY when set)
 
 Rows are paired by "_row" (the last line per row stands). When a pair's inputs differ, compare
 refuses (exit 2) and names the rows.
@@ -41,6 +48,7 @@ export const compareCommand: Command = async (args, io) => {
       'fail-if-worse': { type: 'string' },
       seed: { type: 'string' },
       resamples: { type: 'string' },
+      ...CI_OPTIONS,
     },
     allowPositionals: true,
     strict: true,
@@ -62,6 +70,37 @@ export const compareCommand: Command = async (args, io) => {
       throw new UsageError((e as Error).message);
     }
   }
+  const ci = ciTargets(io, v);
+  const meta = () => ({ a: fileA, b: fileB, metric, ...(gate !== undefined && isFigureName(gate) ? { gate } : {}), ...ciClock(ci) });
+  let outcome: Compared;
+  try {
+    outcome = await compareFiles(io, fileA, fileB, { metric, ...(v['metric-b'] ? { metricB: v['metric-b'] } : {}), gate, json: v.json === true, bootstrap });
+  } catch (e) {
+    // CI still gets a report that says why there are no figures, instead of a missing file.
+    if (e instanceof UsageError) await writeCi(io, ci, { junit: () => compareErrorJUnit(e.message, meta()), summary: () => compareErrorSummary(e.message, meta()) });
+    throw e;
+  }
+  if ('error' in outcome) {
+    const error = outcome.error;
+    await writeCi(io, ci, { junit: () => compareErrorJUnit(error, meta()), summary: () => compareErrorSummary(error, meta()) });
+    return outcome.code;
+  }
+  const { report, sig, text } = outcome;
+  await writeCi(io, ci, { junit: () => compareJUnit(report, sig, meta(), text), summary: () => compareSummary(report, sig, meta()) });
+  return outcome.code;
+};
+
+interface CompareSettings {
+  metric: string;
+  metricB?: string;
+  gate: string | undefined;
+  json: boolean;
+  bootstrap: BootstrapOptions;
+}
+
+type Compared = { code: number; report: CompareReport; sig: Significance; text: string } | { code: number; error: string };
+
+async function compareFiles(io: CliIO, fileA: string, fileB: string, o: CompareSettings): Promise<Compared> {
   const fullA = path.resolve(io.cwd, fileA);
   const fullB = path.resolve(io.cwd, fileB);
   const signal = io.signal ? { signal: io.signal } : {};
@@ -76,7 +115,7 @@ export const compareCommand: Command = async (args, io) => {
   }
   if (!paired.ok) {
     io.stderr(`judge-studio compare: ${paired.error}\n`);
-    return EXIT_USAGE;
+    return { code: EXIT_USAGE, error: paired.error };
   }
   const log = (m: string) => io.stderr(`judge-studio compare: ${m}\n`);
   if (paired.onlyA.length > 0) log(`${paired.onlyA.length} row(s) only in ${fileA} are not compared (${list(paired.onlyA)})`);
@@ -84,28 +123,26 @@ export const compareCommand: Command = async (args, io) => {
   if (paired.unusableA + paired.unusableB > 0) log(`lines without a "_row" or unreadable: ${paired.unusableA} in ${fileA}, ${paired.unusableB} in ${fileB}`);
   if (paired.pairs.length === 0) throw new UsageError(`${fileA} and ${fileB} share no "_row"; compare two runs of the same dataset`);
 
-  const outcome = await compareRuns(paired.pairs, { metricA: metric, ...(v['metric-b'] ? { metricB: v['metric-b'] } : {}), bootstrap });
+  const outcome = await compareRuns(paired.pairs, { metricA: o.metric, ...(o.metricB ? { metricB: o.metricB } : {}), bootstrap: o.bootstrap });
   if (!outcome.ok) throw new UsageError(outcome.error);
   const { report, labelled } = outcome;
-  const figure: FigureName = gate !== undefined && isFigureName(gate) ? gate : 'balanced_accuracy';
-  const sig = significance(report, labelled, figure, bootstrap);
-  if (v.json) io.stdout(`${JSON.stringify(compareJson(report), null, 2)}\n`);
-  else io.stdout(formatCompare(report, sig, { a: fileA, b: fileB }));
-  if (gate === undefined) return EXIT_OK;
-  if (sig.direction === 'no-labels') {
-    log(`--fail-if-worse ${gate}: the paired rows have no human labels, so B cannot be tested against A`);
-    return EXIT_USAGE;
-  }
-  if (sig.a === null || sig.b === null) {
-    log(`--fail-if-worse ${gate}: the figure is undefined on these rows (all labels equal?); nothing to test`);
-    return EXIT_USAGE;
+  const figure: FigureName = o.gate !== undefined && isFigureName(o.gate) ? o.gate : 'balanced_accuracy';
+  const sig = significance(report, labelled, figure, o.bootstrap);
+  const text = formatCompare(report, sig, { a: fileA, b: fileB });
+  io.stdout(o.json ? `${JSON.stringify(compareJson(report), null, 2)}\n` : text);
+  const done = { report, sig, text };
+  if (o.gate === undefined) return { code: EXIT_OK, ...done };
+  const problem = gateProblem(sig);
+  if (problem) {
+    log(`--fail-if-worse ${o.gate}: ${problem}`);
+    return { code: EXIT_USAGE, ...done };
   }
   if (sig.direction === 'worse') {
-    log(`B is significantly worse than A on ${gate}`);
-    return EXIT_FINDINGS;
+    log(`B is significantly worse than A on ${o.gate}`);
+    return { code: EXIT_FINDINGS, ...done };
   }
-  return EXIT_OK;
-};
+  return { code: EXIT_OK, ...done };
+}
 
 function list(rows: number[]): string {
   return rows.slice(0, 10).join(', ') + (rows.length > 10 ? ', …' : '');
