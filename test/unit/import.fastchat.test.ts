@@ -25,7 +25,7 @@ describe('import fastchat', () => {
       assert.deepEqual(validateTemplate(t.text), [], t.file);
       const config = parseTemplate(t.text).config!;
       assert.equal(config.freeform, true);
-      assert.deepEqual(config.verdict, { format: 'tagged' });
+      assert.deepEqual(config.verdict, { format: 'tagged', match: 'first' });
     }
     const multi = parseTemplate(result.templates[3]!.text).config!;
     assert.deepEqual(multi.inputs, ['question_1', 'answer_a_1', 'question_2', 'answer_a_2', 'answer_b_1', 'answer_b_2']);

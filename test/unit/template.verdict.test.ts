@@ -26,7 +26,7 @@ const FREE_PAIR = `---
 name: mt_pair
 kind: pairwise
 freeform: true
-verdict: tagged
+verdict: {format: tagged, match: last}
 inputs: [question, answer_a, answer_b]
 pair: {a: [answer_a], b: [answer_b]}
 ---
@@ -85,6 +85,19 @@ describe('free-form templates', () => {
     });
     it('does not fire for a structured template, whose verdict is JSON by default', () => {
       expectNone(VALID, 'verdict-missing');
+    });
+  });
+
+  describe('verdict-labels-in-prompt', () => {
+    it('warns at `verdict` when the prompt lists the tagged labels and no match rule is chosen', () => {
+      const d = expectOne(FREE_PAIR.replace('verdict: {format: tagged, match: last}', 'verdict: ⟨tagged⟩'), 'verdict-labels-in-prompt');
+      assert.equal(d.severity, 'warning');
+      assert.match(d.message, /"\[\[A\]\]", "\[\[B\]\]", "\[\[C\]\]"/);
+      assert.match(d.message, /FastChat's rule/);
+    });
+    it('does not fire once `match` is set, nor for a prompt showing one example verdict', () => {
+      expectNone(FREE_PAIR, 'verdict-labels-in-prompt');
+      expectNone(FREE_SINGLE, 'verdict-labels-in-prompt');
     });
   });
 

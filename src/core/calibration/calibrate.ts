@@ -14,8 +14,9 @@ import {
 } from './confusion';
 import { guidanceFor } from './guidance';
 import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseCategory, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
+import { rowOf } from '../results/latest';
 import { kindMismatch, outsideScale, type LabelScale } from './scale';
-import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, Label, PassFailView, SkipReasons } from './types';
+import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, GroupReport, Label, PassFailView, SkipReasons } from './types';
 
 export interface CalibrateOptions {
   /** Notes (unreadable rows, labels that are not labels) kept for stderr; the rest are only counted. */
@@ -24,26 +25,100 @@ export interface CalibrateOptions {
   passingLabels?: readonly string[];
   /** The labels the template allows: a label outside them is an error naming its row, not a class. */
   scale?: LabelScale;
+  /** Human labels joined from a labels file (`--labels F`): a problem with one is named at F's line. */
+  labels?: { file: string; lineOf: (record: object) => number | undefined };
+  /** Also every figure per value of this column (`calibrate --by category`). */
+  by?: string;
 }
+
+/** More values than this in a `--by` column is not a grouping; the calibration stops. */
+export const MAX_GROUPS = 200;
+/** The group of a row whose `--by` column is absent, null or blank. */
+export const NO_GROUP = '(none)';
 
 type Items = AsyncIterable<DatasetItem> | Iterable<DatasetItem>;
 
 export async function calibrate(items: Items, metric: string, opts: CalibrateOptions = {}): Promise<CalibrationOutcome> {
-  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.scale, opts.passingLabels);
-  const step = (item: DatasetItem): string | undefined => (isSkip(item) ? run.unreadable(item.row, item.line, item.error) : run.row(item));
+  const run = new Calibration(metric, opts.maxNotes ?? 20, opts.scale, opts.passingLabels, opts.labels);
+  const groups = opts.by !== undefined ? new Groups(opts.by, () => new Calibration(metric, 0, opts.scale, opts.passingLabels, opts.labels)) : undefined;
+  const step = (item: DatasetItem): Failure | undefined => {
+    if (isSkip(item)) return run.unreadable(item.row, item.line, item.error);
+    return run.row(item) ?? groups?.row(item);
+  };
+  const finish = (): CalibrationOutcome => {
+    const outcome = run.finish();
+    if (!outcome.ok || !groups) return outcome;
+    if (!groups.seen) return { ok: false, error: `no row has a column "${opts.by}" to group by (--by names a dataset column, e.g. category)` };
+    return { ...outcome, by: groups.finish() };
+  };
   if (Symbol.iterator in items) {
     // Rows already in memory (a file read in one pass): no await per row.
     for (const item of items) {
-      const error = step(item);
-      if (error !== undefined) return { ok: false, error };
+      const failure = step(item);
+      if (failure !== undefined) return { ok: false, ...failure };
     }
-    return run.finish();
+    return finish();
   }
   for await (const item of items) {
-    const error = step(item);
-    if (error !== undefined) return { ok: false, error };
+    const failure = step(item);
+    if (failure !== undefined) return { ok: false, ...failure };
   }
-  return run.finish();
+  return finish();
+}
+
+/** One calibration per value of the `--by` column, fed the same rows. */
+class Groups {
+  private readonly runs = new Map<string, Calibration>();
+  /** Whether any row has the column at all. */
+  seen = false;
+
+  constructor(
+    private readonly column: string,
+    private readonly make: () => Calibration,
+  ) {}
+
+  row(item: DatasetRow): Failure | undefined {
+    const cell = item.record[this.column];
+    if (cell !== undefined) this.seen = true;
+    const value = groupOf(cell);
+    let run = this.runs.get(value);
+    if (run === undefined) {
+      if (this.runs.size >= MAX_GROUPS) return { error: `the column "${this.column}" has more than ${MAX_GROUPS} values; --by groups rows by a column with a few values (a category, a subset)` };
+      run = this.make();
+      this.runs.set(value, run);
+    }
+    return run.row(item);
+  }
+
+  finish(): Record<string, GroupReport> {
+    const by: Record<string, GroupReport> = {};
+    for (const value of [...this.runs.keys()].sort()) {
+      const outcome = this.runs.get(value)!.finish();
+      let group: GroupReport;
+      if (outcome.ok) {
+        const { metric: _m, kind: _k, ...figures } = outcome.report;
+        group = figures;
+      } else group = { n: 0, error: outcome.error };
+      Object.defineProperty(by, value, { value: group, enumerable: true, writable: true, configurable: true });
+    }
+    return by;
+  }
+}
+
+/** A cell as a group name: text as it is, other scalars as JSON, nothing as NO_GROUP. */
+function groupOf(value: unknown): string {
+  if (isBlank(value)) return NO_GROUP;
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? NO_GROUP;
+}
+
+/** Why the file cannot be calibrated, and the labels file it is in when it is not the file calibrated. */
+type Failure = { error: string; file?: string };
+
+/** Where a row is: its dataset row (`_row` of a results line), and its line in the file or in the labels file its human label came from. */
+interface Place {
+  row: number;
+  line: number;
+  file?: string;
 }
 
 const SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice', '/human_label', '/label'];
@@ -77,6 +152,7 @@ class Calibration {
     private readonly maxNotes: number,
     private readonly scale: LabelScale | undefined,
     private readonly passingLabels?: readonly string[],
+    private readonly labels?: CalibrateOptions['labels'],
   ) {
     this.pairwiseBias = new PairwiseBiasCounter(metric);
     this.rules = new RuleViolationCounter(`${metric}/rule_violations`);
@@ -86,19 +162,26 @@ class Calibration {
 
   unreadable(row: number, line: number, error: string): undefined {
     this.skips.unreadable++;
-    this.note(row, line, error.replace(/^line \d+: /, ''));
+    this.note({ row, line }, error.replace(/^line \d+: /, ''));
     return undefined;
   }
 
+  /** Where a row's problem is: the row by its `_row`, at its line, or at the labels file's line its human label came from. */
+  private place(item: DatasetRow, human: boolean): Place {
+    const row = rowOf(item.record) ?? item.row;
+    const line = human ? this.labels?.lineOf(item.record) : undefined;
+    return line !== undefined ? { row, line, file: this.labels!.file } : { row, line: item.line };
+  }
+
   /** Returns an error when the file cannot be calibrated at all. */
-  row(item: DatasetRow): string | undefined {
+  row(item: DatasetRow): Failure | undefined {
     const { record } = item;
     if (this.kind === undefined) {
       const error = this.detectKind(item);
-      if (error !== undefined) return error;
+      if (error !== undefined) return { error };
       if (this.kind !== undefined && this.scale) {
         const mismatch = kindMismatch(this.scale, this.kind);
-        if (mismatch !== undefined) return mismatch;
+        if (mismatch !== undefined) return { error: mismatch };
       }
     }
     const columns = this.columns;
@@ -142,12 +225,15 @@ class Calibration {
     return undefined;
   }
 
-  /** With the template's scale known, a label outside it stops the calibration, naming its row. */
-  private outside<T>(item: DatasetRow, columns: Columns, human: ParsedLabel<T>, judge: ParsedLabel<T>): string | undefined {
+  /** With the template's scale known, a label outside it stops the calibration, naming its row (and the labels file's line it came from). */
+  private outside<T>(item: DatasetRow, columns: Columns, human: ParsedLabel<T>, judge: ParsedLabel<T>): Failure | undefined {
     const scale = this.scale;
     if (!scale) return undefined;
-    const problem = outsideScale(scale, columns.human, item.record[columns.human], human) ?? outsideScale(scale, columns.judge, item.record[columns.judge], judge);
-    return problem === undefined ? undefined : `row ${item.row} (line ${item.line}): ${problem}`;
+    const humanProblem = outsideScale(scale, columns.human, item.record[columns.human], human);
+    const problem = humanProblem ?? outsideScale(scale, columns.judge, item.record[columns.judge], judge);
+    if (problem === undefined) return undefined;
+    const at = this.place(item, humanProblem !== undefined);
+    return at.file !== undefined ? { file: at.file, error: `line ${at.line} (the label of row ${at.row}): ${problem}` } : { error: `row ${at.row} (line ${at.line}): ${problem}` };
   }
 
   /** A labelled row counts toward coverage; a failed one is counted by its error kind. */
@@ -246,7 +332,7 @@ class Calibration {
     );
     if (found.length > 1) {
       const which = found.map(({ kind, columns }) => `${kind} ("${columns.human}", "${columns.judge}")`).join(' and ');
-      return `row ${item.row} (line ${item.line}) has ${which} columns for metric "${this.metric}"; keep one kind per metric name`;
+      return `row ${rowOf(record) ?? item.row} (line ${item.line}) has ${which} columns for metric "${this.metric}"; keep one kind per metric name`;
     }
     const only = found[0];
     if (only) {
@@ -285,15 +371,15 @@ class Calibration {
     for (const [column, label] of [[columns.human, human], [columns.judge, judge]] as const) {
       if (!(label instanceof InvalidLabel)) continue;
       invalid = true;
-      this.note(item.row, item.line, `"${column}" is ${label.shown}, not ${expected}; the row is skipped`);
+      this.note(this.place(item, column === columns.human), `"${column}" is ${label.shown}, not ${expected}; the row is skipped`);
     }
     if (invalid) this.skips.invalid_label++;
     else if (judge === MISSING && !isBlank(item.record[this.errorColumn])) this.skips.judge_error++;
     else this.skips.missing_label++;
   }
 
-  private note(row: number, line: number, message: string): void {
-    if (this.notes.length < this.maxNotes) this.notes.push({ row, line, message });
+  private note(at: Place, message: string): void {
+    if (this.notes.length < this.maxNotes) this.notes.push({ row: at.row, line: at.line, message, ...(at.file !== undefined ? { file: at.file } : {}) });
     else this.notesOmitted++;
   }
 }

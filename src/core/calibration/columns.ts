@@ -10,7 +10,7 @@ export type Keep =
   | 'length' // a text: only its length (kept under a symbol, see bias.ts)
   | 'blank' // m/error: only whether it is blank
   | 'kind' // m/error_kind: a short code
-  | 'passes' // m/passes: order and winner of each
+  | 'passes' // m/passes: order, winner (sample, error kind) of each
   | 'rules' // m/rule_violations: the rule of each
   | 'judges' // m/judges: judge and verdict of each
   | 'names' // m/criteria: the criterion names
@@ -39,7 +39,7 @@ export class ColumnSet {
   private readonly prefix: string;
   private nextId = 0;
 
-  constructor(metric: string, withKey: boolean) {
+  constructor(metric: string, withKey: boolean, keep: readonly string[] = []) {
     const m = metric;
     this.prefix = `${m}/`;
     const fixed: [string, Keep][] = [
@@ -54,6 +54,8 @@ export class ColumnSet {
       ...TEXT_FIELDS.map((f): [string, Keep] => [f, 'length']),
     ];
     if (withKey) fixed.push(['_key', 'key']);
+    // A grouping column (`--by`) the figures are split by; a metric column of the same name keeps its own rule.
+    for (const key of keep) if (!fixed.some(([k]) => k === key)) fixed.push([key, 'value']);
     for (const [key, keep] of fixed) if (!this.known.has(key)) this.known.set(key, this.make(key, keep));
   }
 
@@ -104,7 +106,8 @@ export function keptValue(keep: Keep, value: unknown): unknown {
       // calibrate counts a failure under its kind when it looks like one, else as "unknown".
       return typeof value === 'string' && CODE.test(value) ? value : null;
     case 'passes':
-      return each(jsonCell(value), (p) => ({ order: p.order, winner: p.winner }));
+      // Sample and error kind too, when a line has them: `calibrate --swap-rule` re-aggregates from them.
+      return each(jsonCell(value), (p) => ({ order: p.order, winner: p.winner, ...(p.sample !== undefined ? { sample: p.sample } : {}), ...(p.error_kind !== undefined ? { error_kind: p.error_kind } : {}) }));
     case 'rules':
       return each(jsonCell(value), (v) => ({ rule: v.rule }));
     case 'judges':

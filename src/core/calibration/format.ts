@@ -2,7 +2,7 @@
 // then agreement, bias, rule violations, guidance and the threshold checks.
 import { round, type ThresholdCheck } from './thresholds';
 import { taskOf, type Task } from './guidance';
-import type { CalibrationReport, Correlation, Figure, PairwiseBias, PassFailView, PointwiseBias, Rate, RuleViolations } from './types';
+import type { CalibrationReport, Correlation, Figure, GroupReport, PairwiseBias, PassFailView, PointwiseBias, Rate, RuleViolations } from './types';
 
 const TASK_NAMES: Record<Task, string> = {
   binary: 'binary (pass/fail) labels: read precision, recall and F1 per class (table above) and Cohen\'s kappa',
@@ -53,6 +53,19 @@ export function formatReport(report: CalibrationReport, checks: readonly Thresho
     }
   }
   return out.join('\n') + '\n';
+}
+
+/** `--by COLUMN`: one line per value with its main figures (the JSON has every figure). */
+export function formatGroups(column: string, by: Readonly<Record<string, GroupReport>>): string {
+  const rows = Object.entries(by).map(([value, g]) =>
+    'error' in g
+      ? [value, '0', '-', '-', '-', '-', g.error]
+      : [value, String(g.n), short(g.accuracy), short(g.balanced_accuracy), short(g.cohen_kappa), g.coverage === null ? '-' : g.coverage.toFixed(3), ''],
+  );
+  const head = [column, 'n', 'accuracy', 'bal. acc.', 'kappa', 'coverage', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`.trimEnd();
+  return [`By ${column}`, line(head), ...rows.map(line)].join('\n') + '\n';
 }
 
 function coverageLine(report: CalibrationReport): string {

@@ -15,6 +15,8 @@ export interface SlimSpec {
   metric: string;
   /** Labels are joined by `_key`: keep it, computed from these input fields when a line has none. */
   keys?: { fields: readonly string[] | undefined };
+  /** Dataset columns kept as they are (`calibrate --by COLUMN`). */
+  keep?: readonly string[];
 }
 
 /** The record fromLine gives for a row it stored: only LatestRows reads it. */
@@ -52,7 +54,7 @@ export class Slimmer implements RecordShape {
     expectedRows?: number,
   ) {
     this.store = new SlimRows(expectedRows);
-    this.columns = new ColumnSet(spec.metric, spec.keys !== undefined);
+    this.columns = new ColumnSet(spec.metric, spec.keys !== undefined, spec.keep);
     this.scanner = new ObjectScanner(maxDepth);
   }
 

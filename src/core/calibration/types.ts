@@ -130,11 +130,19 @@ export interface CalibrationReport {
 
 /** Something worth telling the user on stderr that does not stop the calibration. */
 export interface CalibrationNote {
+  /** The dataset row (`_row` of a results line, else its place in the file). */
   row: number;
+  /** The line in the file read, or in `file` when set. */
   line: number;
   message: string;
+  /** The file the note is about when it is not the one calibrated: the labels file a human label came from. */
+  file?: string;
 }
 
+/** One value of a `--by` column: the same figures over its rows, or why there are none. */
+export type GroupReport = Omit<CalibrationReport, 'metric' | 'kind'> | { n: 0; error: string };
+
 export type CalibrationOutcome =
-  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number }
-  | { ok: false; error: string };
+  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; /** `by`: the figures per value of that column */ by?: Record<string, GroupReport> }
+  /** `file`: the labels file the error is in, when it is not the one calibrated. */
+  | { ok: false; error: string; file?: string };

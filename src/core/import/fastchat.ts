@@ -77,7 +77,8 @@ function fromPrompt(p: FastChatPrompt, where: string, problems: ImportProblem[])
     description,
     ...(type === 'pointwise' ? { scale: [1, 10] } : {}),
     freeform: true,
-    verdict: 'tagged',
+    // FastChat's own rule ([[A]] anywhere wins), said outright: the prompt lists all three labels.
+    verdict: { format: 'tagged', match: 'first' },
     ...(typeof p.system_prompt === 'string' ? { system: p.system_prompt } : {}),
     inputs: parsed.fields,
     ...(pair ? { pair } : {}),

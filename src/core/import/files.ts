@@ -10,6 +10,8 @@ import * as path from 'node:path';
 export const MAX_REFERENCED_BYTES = 20 * 1024 * 1024;
 /** A glob matches at most this many files. */
 export const MAX_GLOB_FILES = 500;
+/** All referenced files of one import together: past this, the rest are not read. */
+export const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 
 export type ReadOutcome = { ok: true; file: string; text: string } | { ok: false; error: string };
 
@@ -35,6 +37,7 @@ export function confinedFiles(root: string, allow: readonly string[] = []): Refe
     ok: false as const,
     error: `${show(file)} is outside the config's folder; Judge Studio reads referenced files only inside it (pass --allow ${path.dirname(file)} to read it)`,
   });
+  let total = 0;
 
   return {
     show,
@@ -45,6 +48,11 @@ export function confinedFiles(root: string, allow: readonly string[] = []): Refe
       if (/[*?[\]{}]/.test(dir)) return { ok: false, error: `${ref}: only the file name may hold wildcards (* and ?)` };
       if (!/[*?]/.test(base)) return { ok: true, files: [target] };
       if (/[[\]{}]/.test(base)) return { ok: false, error: `${ref}: only * and ? wildcards are supported` };
+      // A folder outside is never listed: its names are nobody's business (file:///etc/* listed /etc).
+      const realDir = await realpath(dir).catch(() => dir);
+      if (!inside(dir, roots) || !inside(realDir, await realRoots())) {
+        return { ok: false, error: `${ref}: ${show(dir)} is outside the config's folder, so it is not listed; Judge Studio reads referenced files only inside it (pass --allow ${dir} to read it)` };
+      }
       const pattern = new RegExp(`^${base.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
       let names: string[];
       try {
@@ -70,6 +78,7 @@ export function confinedFiles(root: string, allow: readonly string[] = []): Refe
         const info = await stat(resolved);
         if (!info.isFile()) return { ok: false, error: `${show(file)} is not a file` };
         if (info.size > MAX_REFERENCED_BYTES) return { ok: false, error: `${show(file)} is ${info.size} bytes, more than the ${MAX_REFERENCED_BYTES} read for a referenced file` };
+        if ((total += info.size) > MAX_TOTAL_BYTES) return { ok: false, error: `${show(file)} is not read: the files this config names pass ${MAX_TOTAL_BYTES} bytes together` };
         return { ok: true, file: resolved, text: await readFile(resolved, 'utf8') };
       } catch (e) {
         return { ok: false, error: `${show(file)}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };

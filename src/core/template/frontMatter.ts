@@ -11,6 +11,7 @@ import { labelList, realRange, refineScoring, sourceSchema } from './scoring';
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
 const VERDICT_FORMATS = ['json', 'tagged', 'regex', 'prometheus'] as const;
+const VERDICT_MATCHES = ['first', 'last', 'unique'] as const;
 const VERDICT_FORMAT_MESSAGE = 'must be "json", "tagged", "regex" or "prometheus"';
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -101,12 +102,15 @@ export const frontMatterSchema = z
             fields: z.object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), justification: z.string().min(1).optional() }).strict().optional(),
             values: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
             gate: z.object({ field: z.string().min(1), min: z.number(), otherwise: z.number() }).strict().optional(),
+            match: z.enum(VERDICT_MATCHES, { message: 'must be "first", "last" or "unique"' }).optional(),
           })
           .strict(),
       ])
       .optional(),
     freeform: z.boolean().optional(),
     system: z.string().optional(),
+    // How the two orders of a pairwise judgment become one verdict (issue 31).
+    swap_rule: z.enum(['consistent', 'votes'], { message: 'must be "consistent" (the orders must agree, else TIE) or "votes" (each order is one vote)' }).optional(),
     pair: z.object({ a: z.array(z.string().regex(FIELD, 'a dataset field name')).min(1), b: z.array(z.string().regex(FIELD, 'a dataset field name')).min(1) }).strict().optional(),
     // What wrote a generated section (Generate Rubric / Evaluation Steps), for a later reader.
     generated: z
@@ -153,13 +157,16 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
-    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown; gate?: unknown } | undefined = fm.verdict;
+    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown; gate?: unknown; match?: string } | undefined = fm.verdict;
+    if (verdict?.match !== undefined && verdict.format === 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'match'], message: '`match` chooses among the verdicts a text reply writes (`regex`, `tagged`, `prometheus`); a `json` verdict is one object' });
     if (verdict?.gate !== undefined && (verdict.format !== 'json' || fm.kind !== 'pointwise')) ctx.addIssue({ code: 'custom', path: ['verdict', 'gate'], message: '`gate` belongs to a pointwise `json` verdict' });
     if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
     if (verdict?.values && (verdict.format === 'tagged' || verdict.format === 'prometheus')) ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: `\`values\` maps what a \`json\` or \`regex\` verdict reads; a ${verdict.format} verdict needs none` });
     if (verdict?.format === 'regex' && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
     if (verdict && verdict.format !== 'regex' && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
     if (fm.verdict && fm.verdict.format !== 'json' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'a multi-dimension template replies in JSON; remove `verdict` or `dimensions`' });
+    if (fm.swap_rule !== undefined && fm.kind !== 'pairwise') ctx.addIssue({ code: 'custom', path: ['swap_rule'], message: '`swap_rule` says how the two orders of a pairwise judgment combine; remove it or set `kind: pairwise`' });
+    if (fm.swap_rule === 'votes' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['swap_rule'], message: '`swap_rule: votes` applies to single-verdict pairwise templates; a multi-dimension template merges its orders per dimension' });
     if (fm.pair && fm.kind !== 'pairwise') ctx.addIssue({ code: 'custom', path: ['pair'], message: '`pair` names the fields a pairwise swap exchanges; it belongs to pairwise templates' });
     if (fm.pair && fm.pair.a.length !== fm.pair.b.length) ctx.addIssue({ code: 'custom', path: ['pair'], message: '`pair.a` and `pair.b` must list the same number of fields (the swap exchanges a[i] with b[i])' });
     const inputs = new Set<string>();
@@ -275,6 +282,7 @@ export function parseFrontMatter(text: string, index: LineIndex): FrontMatterRes
     ...(fm.system !== undefined && { system: fm.system }),
     ...(fm.pair && { pair: fm.pair }),
     ...(fm.generator_field && { generator_field: fm.generator_field }),
+    ...(fm.swap_rule && { swap_rule: fm.swap_rule }),
   };
   return { frontMatter, config, bodyStart, diagnostics };
 }
@@ -302,12 +310,17 @@ function firstLine(s: string): string {
   return s.split('\n')[0] ?? s;
 }
 
-const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'generator_field', 'criteria', 'aligned_from', 'alignment'];
+const KNOWN_KEYS = ['name', 'kind', 'description', 'scale', 'range', 'labels', 'passing_labels', 'pass_threshold', 'source', 'inputs', 'model', 'dimensions', 'ranking', 'degrees', 'generated', 'verdict', 'freeform', 'system', 'pair', 'swap_rule', 'generator_field', 'criteria', 'aligned_from', 'alignment'];
 const MODEL_KEYS = ['name', 'temperature', 'max_tokens', 'swap', 'judges', 'min_judges', 'scoring'];
 
 /** Point a zod issue at the YAML node it is about: the value, else the key, else the `---` line. */
 function issueDiagnostic(issue: z.core.$ZodIssue, doc: Document, index: LineIndex, start: number): Diagnostic {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  // `verdict` is a format name or a mapping: a mapping with a bad member reports that member.
+  if (issue.code === 'invalid_union') {
+    const branch = issue.errors.find((errs) => errs.length > 0 && errs.every((e) => e.path.length > 0));
+    if (branch?.[0]) return issueDiagnostic({ ...branch[0], path: [...issue.path, ...branch[0].path] }, doc, index, start);
+  }
   let message = issue.message;
   let range: [number, number] | undefined;
   if (issue.code === 'unrecognized_keys') {

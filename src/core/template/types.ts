@@ -76,7 +76,14 @@ export interface TemplateConfig {
   pair?: { a: string[]; b: string[] };
   /** Dataset field naming the model that wrote the judged response (self-judging guard). */
   generator_field?: string;
+  /**
+   * Pairwise, both orders: `consistent` (default) — the orders must agree, else TIE; `votes` — each
+   * order's verdict is one vote, a failed order abstains, more votes wins, equal is TIE.
+   */
+  swap_rule?: SwapRule;
 }
+
+export type SwapRule = 'consistent' | 'votes';
 
 export interface TemplateSource {
   /** The tool the template was imported from, e.g. `openai-evals` or `promptfoo`. */

@@ -3,6 +3,7 @@
 // prompt should tell the judge the format it will be read in.
 import { isScalar, parseDocument, type Node } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics';
+import { verdictTexts } from '../verdict/read';
 import { compileVerdictPattern } from '../verdict/regex';
 import type { ParsedTemplate, TemplateConfig } from './types';
 
@@ -16,6 +17,7 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
     const checked = compileVerdictPattern(spec.pattern, spec.flags, config.kind);
     if (!checked.ok) out.push({ ...frontMatterSpan(t, ['verdict', 'pattern']), severity: 'error', code: checked.code, message: checked.message });
   }
+  checkQuotedLabels(t, config, out);
   // Only free-form prompts (and templates with their own Output format) state the format themselves.
   const writesOwn = config.freeform === true || t.sections.some((s) => s.key === 'output_format');
   if (!spec || !writesOwn) return;
@@ -37,6 +39,26 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
       : config.kind === 'pointwise' ? 'a rating in double brackets, e.g. "Rating: [[5]]"' : '"[[A]]", "[[B]]" or "[[C]]" (a tie)';
     out.push({ ...anchor, severity: 'warning', code: 'verdict-not-asked', message: `The verdict is read as ${spec.format}, but the prompt never asks for it; tell the judge to end with ${shape}, or replies will need a repair request.` });
   }
+}
+
+/**
+ * A prompt that lists the verdicts itself ("[[A>>B]]: A is much better…") gets them quoted back,
+ * and under the default `first` the quote is read as the verdict. Imported templates keep their
+ * tool's rule, and an explicit `match` is the author's choice: neither is warned about.
+ */
+function checkQuotedLabels(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[]): void {
+  const spec = config.verdict;
+  if (!spec || spec.format === 'json' || spec.match !== undefined || config.source) return;
+  const found = [...new Set(verdictTexts(spec, config.kind, `${config.system ?? ''}\n${t.text.slice(t.bodyStart)}`))];
+  // One example verdict ("Rating: [[5]]") shows the format; two or more are a list of labels to quote.
+  if (found.length < 2) return;
+  const shown = found.slice(0, 4).map((f) => JSON.stringify(f)).join(', ') + (found.length > 4 ? ', …' : '');
+  out.push({
+    ...frontMatterSpan(t, ['verdict']),
+    severity: 'warning',
+    code: 'verdict-labels-in-prompt',
+    message: `The prompt itself contains verdicts the reader would take (${shown}); judges quote such lists back before their own verdict, and by default the first one counts${spec.format === 'tagged' && config.kind === 'pairwise' ? ' ([[A]] anywhere, FastChat\'s rule)' : ''}. Set \`verdict.match: unique\` (a reply with different verdicts is refused) or \`match: last\` (the final one counts).`,
+  });
 }
 
 /** The YAML span of a front-matter key path, else the `---` line. */

@@ -5,6 +5,18 @@ import type { VerdictKind, VerdictSpec } from './types';
 import type { Scale } from './read';
 
 export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
+  const rule = textRule(spec, kind, scale);
+  return spec?.match === 'last' || spec?.match === 'unique' ? `${rule} ${matchRule(spec.match)}` : rule;
+}
+
+/** What `verdict.match: last | unique` changes, said after the format's rule. */
+function matchRule(match: 'last' | 'unique'): string {
+  return match === 'last'
+    ? 'Match rule `last`: when the reply writes several verdicts, the last one counts (the text before it is the justification).'
+    : 'Match rule `unique`: every verdict the reply writes must be the same, else the reply has no verdict (error kind `ambiguous-verdict` after one repair request).';
+}
+
+function textRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
   const format = spec?.format ?? 'json';
   const values = spec?.values ? ` mapped by ${Object.entries(spec.values).map(([k, v]) => `${k} → ${v}`).join(', ')}` : '';
   if (format === 'json' && (spec?.fields || spec?.values || spec?.gate)) {
@@ -55,7 +67,8 @@ export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?:
   } else {
     how = `After your explanation, give your verdict so that it matches the pattern /${spec.pattern ?? ''}/.`;
   }
-  return ['# Output format', '', 'Write your explanation first.', how].join('\n');
+  const once = spec.match === 'unique' ? ['Write the verdict once, only at the end.'] : [];
+  return ['# Output format', '', 'Write your explanation first.', how, ...once].join('\n');
 }
 
 /** The repair request for a reply whose verdict could not be read. */

@@ -1,5 +1,5 @@
 export * from './types';
-export { verdictReader, type Scale } from './read';
+export { verdictReader, verdictTexts, type Scale } from './read';
 export { verdictRule, verdictInstruction, verdictRepair, labelRule, sourceRule } from './describe';
 export { compileVerdictPattern, matchVerdict, REGEX_READ_LIMIT } from './regex';
 export { findTaggedNumber, findTaggedWinner, TAGGED_READ_LIMIT } from './tagged';

@@ -1,9 +1,10 @@
 // Reads a verdict out of a free-text reply by the template's declared format. Never coerces: a
 // number outside the scale or a winner that is not A, B or a tie is an unreadable reply.
 import { pickJsonVerdict } from '../judge/strategies/extract';
-import { findPrometheusVerdict } from './prometheus';
-import { compileVerdictPattern, matchVerdict } from './regex';
-import { findTaggedNumber, findTaggedWinner } from './tagged';
+import { ambiguousError, pickVerdict } from './match';
+import { prometheusMarks, prometheusVerdict } from './prometheus';
+import { allVerdictMatches, compileVerdictPattern, matchVerdict } from './regex';
+import { allTaggedNumbers, allTaggedWinners, findTaggedNumber, findTaggedWinner } from './tagged';
 import type { TextVerdict, VerdictKind, VerdictSpec } from './types';
 
 export interface Scale {
@@ -52,35 +53,62 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
       return picked.ok ? picked.value : picked;
     };
   }
+  return textReader(spec, kind, range, mapped);
+}
+
+/** The regex, Prometheus and tagged readers, each picking among several verdicts by `spec.match`. */
+function textReader(spec: VerdictSpec, kind: VerdictKind, range: Scale, mapped: (text: string, justification: string) => TextVerdict): (reply: string) => TextVerdict {
+  const rule = spec.match;
+  const several = rule === 'last' || rule === 'unique';
   if (spec.format === 'regex') {
     const compiled = compileVerdictPattern(spec.pattern ?? '', spec.flags, kind);
     if (!compiled.ok) return () => ({ ok: false, error: compiled.message });
     return (reply) => {
-      const m = matchVerdict(compiled.regex, compiled.group, reply);
+      const m = several ? pickVerdict(allVerdictMatches(compiled.regex, compiled.group, reply), rule, (c) => c.value.trim()) : wrap(matchVerdict(compiled.regex, compiled.group, reply));
       if (!m) return { ok: false, error: `no match for the verdict pattern /${spec.pattern}/` };
-      return mapped(m.value, reply.slice(0, m.index).trim());
+      if (!m.ok) return ambiguousError(m.distinct);
+      return mapped(m.value.value, reply.slice(0, m.value.index).trim());
     };
   }
   if (spec.format === 'prometheus') {
     return (reply) => {
-      const v = findPrometheusVerdict(reply, kind);
-      if (!v) return { ok: false, error: kind === 'pointwise' ? 'no verdict in the form "[RESULT] N" was found' : 'no verdict in the form "[RESULT] A" or "[RESULT] B" was found' };
+      const m = pickVerdict(prometheusMarks(reply, kind, several ? undefined : 1), rule, (c) => c.text.toUpperCase());
+      if (!m) return { ok: false, error: kind === 'pointwise' ? 'no verdict in the form "[RESULT] N" was found' : 'no verdict in the form "[RESULT] A" or "[RESULT] B" was found' };
+      if (!m.ok) return ambiguousError(m.distinct);
+      const v = prometheusVerdict(reply, m.value);
       if (kind === 'pointwise') return score(v.text, range, v.feedback);
       return { ok: true, winner: v.text.toUpperCase() === 'A' ? 'A' : 'B', justification: v.feedback };
     };
   }
   if (kind === 'pointwise') {
     return (reply) => {
-      const n = findTaggedNumber(reply);
+      const n = several ? pickVerdict(allTaggedNumbers(reply), rule, (c) => c.text) : wrap(findTaggedNumber(reply));
       if (!n) return { ok: false, error: 'no verdict in the form [[N]] (or [N]) was found' };
-      return score(n.text, range, reply.slice(0, n.index).trim());
+      if (!n.ok) return ambiguousError(n.distinct);
+      return score(n.value.text, range, reply.slice(0, n.value.index).trim());
     };
   }
   return (reply) => {
-    const w = findTaggedWinner(reply);
+    const w = several ? pickVerdict(allTaggedWinners(reply), rule, (c) => c.winner) : wrap(findTaggedWinner(reply));
     if (!w) return { ok: false, error: 'no verdict [[A]], [[B]] or [[C]] was found' };
-    return { ok: true, winner: w.winner, justification: reply.slice(0, w.index).trim() };
+    if (!w.ok) return ambiguousError(w.distinct.map((d) => (d === 'TIE' ? 'C' : d)));
+    return { ok: true, winner: w.value.winner, justification: reply.slice(0, w.value.index).trim() };
   };
+}
+
+/** Every verdict text the format's reader finds in `text`, in order (the lint over a prompt's label lists). */
+export function verdictTexts(spec: VerdictSpec, kind: VerdictKind, text: string): string[] {
+  if (spec.format === 'regex') {
+    const compiled = compileVerdictPattern(spec.pattern ?? '', spec.flags, kind);
+    return compiled.ok ? allVerdictMatches(compiled.regex, compiled.group, text).map((m) => m.value) : [];
+  }
+  if (spec.format === 'prometheus') return prometheusMarks(text, kind).map((m) => `[RESULT] ${m.text}`);
+  if (spec.format !== 'tagged') return [];
+  return kind === 'pointwise' ? allTaggedNumbers(text).map((n) => `[[${n.text}]]`) : allTaggedWinners(text).map((w) => `[[${w.winner === 'TIE' ? 'C' : w.winner}]]`);
+}
+
+function wrap<T>(value: T | undefined): { ok: true; value: T } | undefined {
+  return value === undefined ? undefined : { ok: true, value };
 }
 
 function score(text: string, range: Scale, justification: string): TextVerdict {

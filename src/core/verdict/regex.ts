@@ -2,6 +2,7 @@
 // (core/security/boundedRegex.ts), so no pattern and no reply can stall a run, and run on a bounded
 // window of the reply.
 import { compileBounded, type BoundedRegex } from '../security/boundedRegex';
+import { MAX_VERDICT_MATCHES } from './match';
 import type { VerdictKind } from './types';
 
 /** A custom pattern sees at most this many characters: the end of the reply, where verdicts go. */
@@ -50,4 +51,14 @@ export function matchVerdict(regex: BoundedRegex, group: string, reply: string):
   const value = m?.groups[group];
   if (!m || value === undefined) return undefined;
   return { value, index: offset + m.index };
+}
+
+/** Every match in the same window whose group took part, in reply order (`verdict.match: last | unique`). */
+export function allVerdictMatches(regex: BoundedRegex, group: string, reply: string): RegexMatch[] {
+  const offset = Math.max(0, reply.length - REGEX_READ_LIMIT);
+  const window = offset > 0 ? reply.slice(offset) : reply;
+  return regex.execAll(window, MAX_VERDICT_MATCHES).flatMap((m) => {
+    const value = m.groups[group];
+    return value === undefined || value === '' ? [] : [{ value, index: offset + m.index }];
+  });
 }

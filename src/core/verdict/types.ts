@@ -7,6 +7,14 @@
  */
 export type VerdictFormat = 'json' | 'tagged' | 'regex' | 'prometheus';
 
+/**
+ * Which verdict a text reply gives when it writes more than one (regex, tagged, prometheus):
+ * `first` (the default), `last`, or `unique` — every verdict in the read window must be the same
+ * text, else the reply has no verdict (Arena-Hard-Auto's and JudgeBench's rule).
+ */
+export type VerdictMatch = 'first' | 'last' | 'unique';
+export const VERDICT_MATCHES: readonly VerdictMatch[] = ['first', 'last', 'unique'];
+
 export interface VerdictSpec {
   format: VerdictFormat;
   /** `regex` only: a JavaScript regular expression with a named group `score` or `winner`. */
@@ -22,6 +30,8 @@ export interface VerdictSpec {
    * below it the score is `otherwise` (promptfoo's llm-rubric `threshold`: pass only when score >= threshold).
    */
   gate?: { field: string; min: number; otherwise: number };
+  /** `regex`, `tagged` and `prometheus`: which of several verdicts in one reply counts (default `first`). */
+  match?: VerdictMatch;
 }
 
 export type VerdictKind = 'pointwise' | 'pairwise';
@@ -30,7 +40,7 @@ export type VerdictKind = 'pointwise' | 'pairwise';
 export type TextVerdict =
   | { ok: true; justification: string; score: number }
   | { ok: true; justification: string; winner: 'A' | 'B' | 'TIE' }
-  | { ok: false; error: string };
+  | { ok: false; error: string; /** set when the reply gave two different verdicts under `match: unique` */ kind?: 'ambiguous-verdict' };
 
 /** A format read by the verdict module (anything but plain JSON with the standard fields). */
 export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec {

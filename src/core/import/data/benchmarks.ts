@@ -69,7 +69,22 @@ function llmbar(r: Obj): BenchmarkRow | string {
   if (!text(r.input) || !text(r.output_1) || !text(r.output_2)) return 'needs text fields "input", "output_1" and "output_2"';
   const label = String(r.label);
   if (label !== '1' && label !== '2') return `"label" is ${JSON.stringify(r.label)}, not 1 or 2`;
-  return { fields: { prompt: r.input, response_a: r.output_1, response_b: r.output_2 }, inputs: PAIR_INPUTS, votes: [{ annotator: 'llmbar', label: label === '1' ? 'A' : 'B' }] };
+  // A row that names its subset keeps it (`set`), so `calibrate --by set` reports LLMBar's five sets.
+  const set = text(r.set) ? { set: r.set } : {};
+  return { fields: { prompt: r.input, response_a: r.output_1, response_b: r.output_2, ...set }, inputs: PAIR_INPUTS, votes: [{ annotator: 'llmbar', label: label === '1' ? 'A' : 'B' }] };
+}
+
+/** LLMBar's subsets, named by the folder its files sit in (Dataset/LLMBar/Natural/dataset.json, …/Adversarial/Neighbor/…). */
+export const LLMBAR_SETS: readonly string[] = ['Natural', 'Neighbor', 'GPTInst', 'GPTOut', 'Manual'];
+
+/** JudgeBench's categories of its `source` field, as its own reporting groups them. */
+export function judgebenchCategory(source: unknown): string | undefined {
+  if (typeof source !== 'string') return undefined;
+  if (source.startsWith('mmlu-pro')) return 'knowledge';
+  if (source.startsWith('livebench-reasoning')) return 'reasoning';
+  if (source.startsWith('livebench-math')) return 'math';
+  if (source.startsWith('livecodebench')) return 'coding';
+  return undefined;
 }
 
 /** JudgeBench: `{pair_id, question, response_A, response_B, label}` with label "A>B" or "B>A". */
@@ -77,7 +92,8 @@ function judgebench(r: Obj): BenchmarkRow | string {
   if (!text(r.question) || !text(r.response_A) || !text(r.response_B)) return 'needs text fields "question", "response_A" and "response_B"';
   const label = r.label === 'A>B' ? 'A' : r.label === 'B>A' ? 'B' : r.label === 'A=B' ? 'TIE' : undefined;
   if (!label) return `"label" is ${JSON.stringify(r.label)}, not "A>B" or "B>A"`;
-  const extra = pick(r, ['pair_id', 'original_id', 'source', 'response_model']);
+  const category = judgebenchCategory(r.source);
+  const extra = { ...pick(r, ['pair_id', 'original_id', 'source', 'response_model']), ...(category ? { category } : {}) };
   return { fields: { prompt: r.question, response_a: r.response_A, response_b: r.response_B, ...extra }, inputs: PAIR_INPUTS, votes: [{ annotator: 'judgebench', label }] };
 }
 

@@ -1,5 +1,6 @@
 // Tolerant JSON extraction from a judge reply: models wrap JSON in fences, prose or <think> blocks.
 // Pure and lossless: it finds JSON, it never invents or coerces values (validation does the rest).
+import { jsonDepthExceeds, tooDeepMessage } from '../../security/jsonDepth';
 
 export type ExtractSource = 'bare' | 'fence' | 'object';
 
@@ -206,8 +207,9 @@ function matchingBrace(text: string, start: number): number {
 
 type Parsed = { ok: true; value: unknown; /** the text JSON.parse accepted */ text: string } | { ok: false; error: string };
 
-/** Strict JSON.parse, then once more with trailing commas removed (outside strings only). */
+/** Strict JSON.parse, then once more with trailing commas removed (outside strings only); never past the nesting bound. */
 function parseLenient(json: string): Parsed {
+  if (jsonDepthExceeds(json)) return { ok: false, error: tooDeepMessage() };
   try {
     return { ok: true, value: JSON.parse(json), text: json };
   } catch (e) {

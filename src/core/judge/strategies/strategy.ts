@@ -12,7 +12,7 @@ import { extraColumn, repairInstruction, type JudgeStrategy, type PassReply } fr
 import { isTextFormat } from '../../verdict';
 import { withTextVerdict } from './textVerdict';
 import { categoricalStrategy, isCategorical, withPassView } from './categorical';
-import { agreement, flipRate, majorityScore, majorityWinner, mean, round6, swapWinner } from './votes';
+import { agreement, flipRate, majorityScore, majorityWinner, mean, round6, swapWinner, voteWinner } from './votes';
 
 export { repairInstruction, extraColumn, type JudgeStrategy, type PassOrder, type PassReply } from './types';
 export { agreement, majorityScore, majorityWinner } from './votes';
@@ -122,6 +122,27 @@ export function mergeSwap(passes: PassReply<PairwiseReply>[]): PairJudgment {
   };
 }
 
+/**
+ * `swap_rule: votes` (JudgeBench's rule): each pass's verdict, mapped back, is one vote; a TIE
+ * votes for neither; more votes wins and equal votes are a TIE. The confidence is the mean of the
+ * passes that gave the verdict (0.5 for a TIE no pass gave). Failed passes are not here: they abstain.
+ */
+export function mergeVotes(passes: PassReply<PairwiseReply>[]): PairJudgment {
+  const [first, second] = passes;
+  // Every order unreadable: no votes on either side, so the votes are equal (JudgeBench scores it 0).
+  if (!first) return { winner: 'TIE', confidence: 0.5, consistent: null, justification: 'No order gave a readable verdict; under `swap_rule: votes` both abstain, so the verdict is TIE.', passes };
+  const winner = voteWinner(passes.map((p) => p.reply.winner));
+  const agreeing = passes.filter((p) => p.reply.winner === winner);
+  const chosen = agreeing[0] ?? first;
+  return {
+    winner,
+    confidence: agreeing.length > 0 ? round6(mean(agreeing.map((p) => p.reply.confidence))) : 0.5,
+    consistent: second ? first.reply.winner === second.reply.winner : null,
+    justification: agreeing.length > 0 ? chosen.reply.justification : `The votes of the orders cancel out (${passes.map((p) => `${p.order}: ${p.reply.winner}`).join(', ')} after mapping back), so the verdict is TIE. ${first.order} pass: ${first.reply.justification}`,
+    passes,
+  };
+}
+
 function passColumns(passes: PassReply<PairwiseReply>[], sample?: number): Record<string, unknown>[] {
   return passes.map((p) => ({
     ...(sample !== undefined ? { sample } : {}),
@@ -141,7 +162,8 @@ export function pairwiseStrategy(config: TemplateConfig): JudgeStrategy<Pairwise
     orders: config.model.swap === false ? ['AB'] : ['AB', 'BA'],
     verdictKey: (reply) => reply.winner,
     mapBack: (reply, order) => (order === 'BA' ? { ...reply, winner: swapWinner(reply.winner) } : reply),
-    merge: mergeSwap,
+    merge: config.swap_rule === 'votes' ? mergeVotes : mergeSwap,
+    ...(config.swap_rule === 'votes' ? { abstain: true } : {}),
     columns(judgments, samples) {
       if (samples <= 1) {
         const j = judgments[0]!;
@@ -151,7 +173,7 @@ export function pairwiseStrategy(config: TemplateConfig): JudgeStrategy<Pairwise
           confidence: j.confidence,
           position_consistent: j.consistent,
           passes: passColumns(j.passes),
-          ...extraColumn(j.passes[0]!.reply, PAIR_KEYS),
+          ...(j.passes[0] ? extraColumn(j.passes[0].reply, PAIR_KEYS) : {}),
         };
       }
       const winners = judgments.map((j) => j.winner);
@@ -170,7 +192,7 @@ export function pairwiseStrategy(config: TemplateConfig): JudgeStrategy<Pairwise
         position_consistent: consistency.includes(null) ? null : consistency.every(Boolean),
         passes: judgments.flatMap((j, i) => passColumns(j.passes, i + 1)),
         samples: winners,
-        ...extraColumn(chosen.passes[0]!.reply, PAIR_KEYS),
+        ...(chosen.passes[0] ? extraColumn(chosen.passes[0].reply, PAIR_KEYS) : {}),
       };
     },
     errorColumns: (finished) => ({

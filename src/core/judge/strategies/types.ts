@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { TemplateConfig } from '../../template/types';
 import { outputInstruction } from './replySchema';
 
-export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string };
+/** A reply that cannot be used may say why as a row error kind (default `invalid-reply`). */
+export type CheckOutcome<R> = { ok: true; value: R } | { ok: false; error: string; kind?: 'ambiguous-verdict' };
 
 /** AB renders the row as given; BA renders it with responses A and B exchanged. */
 export type PassOrder = 'AB' | 'BA';
@@ -37,6 +38,11 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
    * reply without its texts). Two different keys in one reply make it invalid, never a pick.
    */
   verdictKey?(reply: R): string;
+  /**
+   * `swap_rule: votes`: a pass that failed abstains, so a sample with one answered pass is judged
+   * from it (the failed pass is listed in `passes`). Absent: any failed pass fails the row.
+   */
+  readonly abstain?: boolean;
   /** The orders one judgment renders, in the order passes are reported. */
   readonly orders: readonly PassOrder[];
   /** A reply to the prompt rendered in `order`, restated in the original labels. */

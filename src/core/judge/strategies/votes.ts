@@ -48,3 +48,14 @@ export function agreement<T>(values: readonly T[]): number {
 export function flipRate<T>(values: readonly T[], verdict: T): number {
   return round6(values.filter((v) => v !== verdict).length / values.length);
 }
+
+/** `swap_rule: votes`: more votes for A or B wins; a TIE vote counts for neither; equal is TIE. */
+export function voteWinner(votes: readonly Winner[]): Winner {
+  let a = 0;
+  let b = 0;
+  for (const w of votes) {
+    if (w === 'A') a++;
+    else if (w === 'B') b++;
+  }
+  return a > b ? 'A' : b > a ? 'B' : 'TIE';
+}
