@@ -40,6 +40,8 @@ export interface EndpointValues {
 export interface ClientOptions {
   timeoutMs: number;
   log: (m: string) => void;
+  /** `--max-reply-bytes`: the longest reply body read (default 8 MiB). */
+  maxReplyBytes?: number;
 }
 
 /** Where a panel member is asked: its base URL, the `--endpoint` name it came by, and who named it. */
@@ -157,6 +159,7 @@ function buildClient(o: BuildOptions): OpenAICompatibleClient {
     return new OpenAICompatibleClient({
       baseURL,
       timeoutMs: o.timeoutMs,
+      ...(o.maxReplyBytes !== undefined ? { maxReplyBytes: o.maxReplyBytes } : {}),
       headers,
       log: o.log,
       ...(o.key ? { apiKeyEnv: o.key.env } : {}),

@@ -36,9 +36,11 @@ Commands:
       [--reask-on-violation]            (judge-studio run --help lists every option)
   generate rubric|steps <template> [--domain D] [--strictness lenient|balanced|strict] [--write]
       [--base-url URL] [--model M] …     (judge-studio generate --help lists every option)
-  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T]
+  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T] [--swap-rule consistent|votes] [--by COLUMN]
+      [--junit F] [--summary F]   (JUnit XML and a Markdown summary; $GITHUB_STEP_SUMMARY when set)
   labels export --labels FILE --data D --out D2 [--metric M] [--template T]
   compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
+      [--junit F] [--summary F]
   probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
   import fastchat|promptfoo|vertex|openai-evals <file> --out DIR [--force] [--json] [--allow DIR]
   import-data llmbar|judgebench|pandalm|mtbench-human|multi-annotator <file> --out D.jsonl
@@ -86,17 +88,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-/** Runs the CLI as a process: argv, stdio, exit code, Ctrl-C. */
+/** Runs the CLI as a process: argv, stdio, exit code, Ctrl-C and SIGTERM. */
 export function runCli(): void {
   const controller = new AbortController();
   let interrupted = false;
-  process.on('SIGINT', () => {
-    // First Ctrl-C: stop cleanly (finished rows are kept). Second: quit now.
-    if (interrupted) process.exit(130);
+  // First Ctrl-C (or SIGTERM, as CI runners and `timeout` send): stop cleanly, so the rows already
+  // judged are written and the lock released. Second: quit now.
+  const stop = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    if (interrupted) process.exit(signal === 'SIGINT' ? 130 : 143);
     interrupted = true;
-    process.stderr.write('\njudge-studio: stopping after the requests in flight… (Ctrl-C again to quit now)\n');
+    process.stderr.write(`\njudge-studio: ${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'}: stopping after the requests in flight… (again to quit now)\n`);
     controller.abort();
-  });
+  };
+  process.on('SIGINT', stop('SIGINT'));
+  process.on('SIGTERM', stop('SIGTERM'));
   // A last guard: no key value reaches the screen, whatever printed it (see docs/security.md).
   const secrets = cliSecrets(process.argv.slice(2), process.env);
   main(process.argv.slice(2), {

@@ -2,13 +2,18 @@
 // was started (template, data, model, flags, and the endpoint flags with header names but never a
 // header value or a key), so `judge-studio run --resume --out R` continues the same run, and every
 // interruption hint prints a command that reaches the same endpoint.
-// The manifest is a workspace file, so it is hostile: it never chooses where a key or the data go.
-// Endpoint flags are not taken from it; the command line must give the same endpoint (the hint
-// spells it out), or the resume is refused showing the difference. Paths it names must lie inside
-// the working folder or the results folder, else they must be given again on the command line.
+// The manifest is a workspace file, so it is hostile: it never chooses where a key or the data go,
+// nor how many requests are paid for. Endpoint flags are not taken from it; the command line must
+// give the same endpoint, or the resume is refused showing the difference (never a command to
+// copy with the manifest's URL in it). Flags that decide how many requests a run sends (samples,
+// retries, rows…) are taken from it only when the command line repeats them. Paths it names (the
+// template, the data, the cache folder) must lie inside the working folder or the results folder,
+// else they must be given again on the command line.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { redactUrl } from '../core/judge/transport/endpoint';
+import type { ShardIdentity } from '../core/results/shards';
 import { UsageError } from './io';
 
 export const MANIFEST_SUFFIX = '.run.json';
@@ -21,7 +26,14 @@ export function manifestFile(outFile: string): string {
 export const CARRIED_FLAGS = [
   'rows', 'shard', 'model', 'structured', 'concurrency', 'timeout', 'retries', 'samples', 'min-judges', 'reask-on-violation',
   'max-outage', 'no-cache', 'cache-dir', 'price', 'allow-skipped', 'screen-model', 'escalate', 'audit', 'audit-seed', 'screen-price',
+  'max-reply-bytes', 'keep-raw-replies',
 ] as const;
+
+/** Carried flags that decide how many requests a run sends: taken from a manifest only when the command line repeats them. */
+export const COST_FLAGS = ['rows', 'shard', 'samples', 'retries', 'reask-on-violation', 'screen-model', 'escalate', 'audit'] as const;
+
+/** Carried flags that name a folder: kept relative to the results folder, and taken back only inside the working or results folder. */
+const PATH_FLAGS = new Set(['cache-dir']);
 
 /** Flags of one invocation only: never recorded. */
 const INVOCATION_FLAGS = new Set(['data', 'out', 'resume', 'overwrite', 'dry-run', 'json', 'help', 'allow-template-change']);
@@ -41,6 +53,14 @@ const manifestSchema = z.object({
   flags: z.record(z.string().max(100), flagValue),
   templateHash: z.string().max(100),
   started: z.string().max(100),
+  /** `--shard K/N`: which share of which dataset the run judged (merge checks the shards agree). */
+  shard: z
+    .object({
+      index: z.number().int().min(1),
+      count: z.number().int().min(1),
+      dataset: z.object({ keys: z.string().regex(/^[0-9a-f]{16}$/), rows: z.number().int().min(0) }),
+    })
+    .optional(),
 });
 export type RunManifest = z.infer<typeof manifestSchema>;
 
@@ -55,10 +75,14 @@ export function endpointFlags(v: FlagValues): Record<string, FlagValue> {
   return out;
 }
 
-export function buildManifest(o: { v: FlagValues; templateFile: string; dataFile: string; outFile: string; model: string; baseURL: string; templateHash: string }): RunManifest {
+export function buildManifest(o: { v: FlagValues; cwd: string; templateFile: string; dataFile: string; outFile: string; model: string; baseURL: string; templateHash: string; shard?: ShardIdentity }): RunManifest {
   const dir = path.dirname(o.outFile);
   const flags: Record<string, FlagValue> = {};
-  for (const k of CARRIED_FLAGS) if (o.v[k] !== undefined) flags[k] = o.v[k] as FlagValue;
+  for (const k of CARRIED_FLAGS) {
+    const value = o.v[k];
+    if (value === undefined) continue;
+    flags[k] = PATH_FLAGS.has(k) && typeof value === 'string' ? portable(path.relative(dir, path.resolve(o.cwd, value))) : value;
+  }
   return {
     v: 1,
     template: portable(path.relative(dir, o.templateFile)),
@@ -69,15 +93,22 @@ export function buildManifest(o: { v: FlagValues; templateFile: string; dataFile
     flags,
     templateHash: o.templateHash,
     started: new Date().toISOString(),
+    ...(o.shard ? { shard: o.shard } : {}),
   };
 }
 
-/** Written whole or not at all (a temporary file renamed into place). */
+/** Written whole or not at all (a temporary file renamed into place); a full disk leaves nothing behind and says so. */
 export async function writeManifest(outFile: string, manifest: RunManifest): Promise<void> {
   const file = manifestFile(outFile);
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
-  await fs.rename(tmp, file);
+  try {
+    await fs.writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot write the run manifest ${file}${code === 'ENOSPC' ? ': the disk is full' : ''} (${code ?? (e as Error).message}); nothing was judged. Free space (or choose an --out elsewhere), then run again`);
+  }
 }
 
 /** The manifest beside `outFile`, undefined when there is none; a malformed one is a UsageError. */
@@ -130,30 +161,48 @@ export function resumeFromManifest(m: RunManifest, o: { values: FlagValues; temp
   const template = o.template ?? take(m.template, 'template', 'as the first argument');
   if (values.data === undefined) values.data = take(m.data, 'dataset', '--data');
   const carried: string[] = [];
+  const costly: string[] = [];
   for (const [k, value] of Object.entries(m.flags)) {
     if (!(CARRIED_FLAGS as readonly string[]).includes(k) || values[k] !== undefined) continue;
-    values[k] = value;
-    carried.push(typeof value === 'boolean' ? `--${k}` : `--${k} ${String(value)}`);
+    if ((COST_FLAGS as readonly string[]).includes(k)) {
+      costly.push(flagText(k, value));
+      continue;
+    }
+    values[k] = PATH_FLAGS.has(k) && typeof value === 'string' ? take(value, `${k} folder`, `--${k}`) : value;
+    carried.push(flagText(k, values[k]!));
+  }
+  if (costly.length > 0) {
+    throw new UsageError(
+      `${o.shown}${MANIFEST_SUFFIX} asks for ${costly.join(' ')}, which decide${costly.length === 1 ? 's' : ''} how many requests the run sends; a manifest is a file anyone can edit, so it never decides that alone: ` +
+        `repeat ${costly.length === 1 ? 'it' : 'them'} on the command line to continue the run (or give the values you want)`,
+    );
   }
   notes.push(`resuming the run recorded in ${o.shown}${MANIFEST_SUFFIX}: ${template} on ${String(values.data)}${carried.length ? ` with ${carried.join(' ')}` : ''}`);
   return { values, template, notes };
 }
 
-/** Refuses a resume that would send the data somewhere else than the run it continues. */
-export function checkSameEndpoint(m: RunManifest, o: { values: FlagValues; baseURL: string; shown: string; hint: string }): void {
+function flagText(k: string, value: FlagValue): string {
+  return typeof value === 'boolean' ? `--${k}` : Array.isArray(value) ? value.map((x) => `--${k} ${x}`).join(' ') : `--${k} ${value}`;
+}
+
+/**
+ * Refuses a resume that would send the data elsewhere than the run it continues. The manifest's
+ * side is shown as what the file says (it may have been edited), never as a command to copy.
+ */
+export function checkSameEndpoint(m: RunManifest, o: { values: FlagValues; baseURL: string; shown: string }): void {
   const now = endpointFlags(o.values);
   const differences: string[] = [];
-  if (trim(m.baseURL) !== trim(o.baseURL)) differences.push(`base URL ${m.baseURL} then, ${o.baseURL} now`);
+  const shownValue = (v: FlagValue | undefined) => (v === undefined ? '(none)' : redactUrl(JSON.stringify(v)));
+  if (trim(m.baseURL) !== trim(o.baseURL)) differences.push(`base URL ${redactUrl(m.baseURL)} in the manifest, ${redactUrl(o.baseURL)} now`);
   for (const k of new Set([...Object.keys(m.endpoint), ...Object.keys(now)])) {
     if (k === 'base-url') continue;
-    const a = JSON.stringify(m.endpoint[k] ?? null);
-    const b = JSON.stringify(now[k] ?? null);
-    if (a !== b) differences.push(`--${k} ${a === 'null' ? '(none)' : a} then, ${b === 'null' ? '(none)' : b} now`);
+    if (JSON.stringify(m.endpoint[k] ?? null) !== JSON.stringify(now[k] ?? null)) differences.push(`--${k} ${shownValue(m.endpoint[k])} in the manifest, ${shownValue(now[k])} now`);
   }
   if (differences.length === 0) return;
   throw new UsageError(
-    `${o.shown} was judged with other endpoint settings (${differences.join('; ')}). A results file never chooses where your key and data go: ` +
-      `to continue the same run, run ${o.hint}; to judge with these settings, choose another --out (or delete ${o.shown}${MANIFEST_SUFFIX})`,
+    `${o.shown} was judged with other endpoint settings, as its manifest ${o.shown}${MANIFEST_SUFFIX} says (${differences.join('; ')}). ` +
+      'A results file never chooses where your key and data go, and a manifest is a file anyone can edit: ' +
+      `to continue the same run, give the endpoint flags you judged it with yourself; to judge with these settings, choose another --out (or delete ${o.shown}${MANIFEST_SUFFIX})`,
   );
 }
 
@@ -162,7 +211,7 @@ export function checkSameEndpoint(m: RunManifest, o: { values: FlagValues; baseU
  * endpoint flags, with the resolved base URL always spelled out. Template and data are named when
  * they lie outside the results folder. Header values are not repeated (the caller says so).
  */
-export function continueCommand(o: { endpoint: Record<string, FlagValue>; templateFile: string; dataFile: string; outFile: string; baseURL: string; cwd: string }): string {
+export function continueCommand(o: { endpoint: Record<string, FlagValue>; cost?: FlagValues; templateFile: string; dataFile: string; outFile: string; baseURL: string; cwd: string }): string {
   const dir = path.dirname(o.outFile);
   const rel = (p: string) => path.relative(o.cwd, p) || p;
   const outside = (p: string) => path.relative(dir, p).startsWith('..') || path.isAbsolute(path.relative(dir, p));
@@ -173,6 +222,12 @@ export function continueCommand(o: { endpoint: Record<string, FlagValue>; templa
     if (k === 'base-url' || k === 'header') continue;
     if (value === true) parts.push(`--${k}`);
     else if (Array.isArray(value)) for (const x of value) parts.push(`--${k}`, x);
+    else if (typeof value === 'string') parts.push(`--${k}`, value);
+  }
+  // A manifest does not carry these alone, so the command repeats them.
+  for (const k of COST_FLAGS) {
+    const value = o.cost?.[k];
+    if (value === true) parts.push(`--${k}`);
     else if (typeof value === 'string') parts.push(`--${k}`, value);
   }
   return parts.map(shellQuote).join(' ');

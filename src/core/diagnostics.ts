@@ -39,6 +39,7 @@ export const DIAGNOSTICS = {
   'examples-unbalanced': { severity: 'info', meaning: 'the few-shot examples all give the same verdict, or leave most of the scale out' },
   'verdict-missing': { severity: 'error', meaning: 'a free-form template does not say how its verdict is read (`verdict:`)' },
   'verdict-not-asked': { severity: 'warning', meaning: 'a free-form prompt never asks for the verdict in the declared format' },
+  'verdict-labels-in-prompt': { severity: 'warning', meaning: 'the prompt itself holds text the verdict reader reads as a verdict (a label list judges quote back) and `verdict.match` is not set' },
   'verdict-pattern-invalid': { severity: 'error', meaning: 'a `verdict.pattern` does not compile, has bad flags, or lacks its named group' },
   'verdict-pattern-unsafe': { severity: 'error', meaning: 'a `verdict.pattern` is longer or larger than the linear-time engine allows (2,000 characters, 500 compiled instructions)' },
   'criterion-rubric-missing': { severity: 'error', meaning: 'a declared criterion has no `## <criterion>` rubric under `# Rubric`' },

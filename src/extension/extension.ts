@@ -18,14 +18,17 @@ import { registerReview } from './review';
 import { registerImport } from './import';
 import { registerProviderBatches } from './batchApi';
 import { registerAlign } from './align';
+import { scrubbedLog } from './scrubbedLog';
 import { Studio } from './studio';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Judge Studio', { log: true });
+  const log = scrubbedLog(vscode.window.createOutputChannel('Judge Studio', { log: true }));
   context.subscriptions.push(log);
   const started = Date.now();
   const studio = new Studio(context, log);
   context.subscriptions.push(studio);
+  // What every command did, including the ones that stopped early and why (Output → Judge Studio).
+  context.subscriptions.push(vscode.commands.registerCommand('judgeStudio.showLog', () => log.show(true)));
   const features: [string, (s: Studio) => void][] = [
     // Each feature registers itself and pushes its disposables onto the studio.
     ['diagnostics', registerDiagnostics],

@@ -24,6 +24,8 @@ interface StoredBatch {
   json: Record<string, unknown> & { id: string; status: string };
   lines: { custom_id: string; body: ChatBody }[];
   fate: BatchFate;
+  /** The headers of the request that created the batch (the rules see them, as a server that echoes them would). */
+  headers: http.IncomingHttpHeaders;
   /** Requests run before a cancel took effect. */
   cancelAfter?: number;
 }
@@ -42,6 +44,8 @@ export class FakeBatchServer {
   progressSteps = 1;
   /** Rewrites a finished batch's output lines before they are stored (a provider misbehaving). */
   tamperOutput: ((lines: string[]) => string[]) | undefined;
+  /** File ids whose content answers 404 (a provider that lost or expired a file). */
+  readonly unavailable = new Set<string>();
   private seq = 0;
   private readonly server: http.Server;
 
@@ -90,11 +94,11 @@ export class FakeBatchServer {
     if (req.method === 'POST' && p === '/v1/files') return this.upload(req, body, res);
     if (req.method === 'GET' && (m = /^\/v1\/files\/([^/]+)\/content$/.exec(p))) {
       const f = this.files.get(m[1]!);
-      if (!f) return json(res, 404, { error: { message: 'No such File object', type: 'invalid_request_error' } });
+      if (!f || this.unavailable.has(f.id)) return json(res, 404, { error: { message: 'No such File object', type: 'invalid_request_error' } });
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       return void res.end(f.bytes);
     }
-    if (req.method === 'POST' && p === '/v1/batches') return this.create(JSON.parse(body.toString('utf8')) as Record<string, unknown>, res);
+    if (req.method === 'POST' && p === '/v1/batches') return this.create(JSON.parse(body.toString('utf8')) as Record<string, unknown>, req.headers, res);
     if (req.method === 'GET' && (m = /^\/v1\/batches\/([^/]+)$/.exec(p))) {
       const b = this.batches.get(m[1]!);
       if (!b) return json(res, 404, { error: { message: 'No such batch', type: 'invalid_request_error' } });
@@ -113,7 +117,7 @@ export class FakeBatchServer {
     if (req.method === 'POST' && p === '/v1/chat/completions') {
       const chat = JSON.parse(body.toString('utf8')) as ChatBody;
       this.ran.push({ body: chat });
-      const { status, payload } = this.answer(chat, this.ran.length);
+      const { status, payload } = this.answer(chat, this.ran.length, req.headers);
       return json(res, status, payload);
     }
     json(res, 404, { error: { message: `no route ${req.method} ${p}`, type: 'invalid_request_error' } });
@@ -132,7 +136,7 @@ export class FakeBatchServer {
     json(res, 200, { id: stored.id, object: 'file', bytes: stored.bytes.length, created_at: now(), filename: stored.filename, purpose, status: 'processed' });
   }
 
-  private create(params: Record<string, unknown>, res: http.ServerResponse): void {
+  private create(params: Record<string, unknown>, headers: http.IncomingHttpHeaders, res: http.ServerResponse): void {
     const file = this.files.get(String(params.input_file_id));
     if (!file) return json(res, 400, { error: { message: 'input_file_id not found', type: 'invalid_request_error' } });
     if (params.completion_window !== '24h') return json(res, 400, { error: { message: 'completion_window must be 24h', type: 'invalid_request_error' } });
@@ -165,7 +169,7 @@ export class FakeBatchServer {
       request_counts: { total: 0, completed: 0, failed: 0 },
       metadata: params.metadata ?? null,
     };
-    this.batches.set(id, { json: json_, lines, fate: this.nextFate });
+    this.batches.set(id, { json: json_, lines, fate: this.nextFate, headers });
     this.nextFate = 'complete';
     json(res, 200, json_);
   }
@@ -207,7 +211,7 @@ export class FakeBatchServer {
         return;
       }
       this.ran.push({ custom_id: l.custom_id, body: l.body });
-      const { status: code, payload } = this.answer(l.body, this.ran.length);
+      const { status: code, payload } = this.answer(l.body, this.ran.length, b.headers);
       const line = JSON.stringify({ id: reqId, custom_id: l.custom_id, response: { status_code: code, request_id: `req_${i}`, body: payload }, error: null });
       (code === 200 ? out : err).push(line);
     });
@@ -232,14 +236,15 @@ export class FakeBatchServer {
   }
 
   /** A chat completion (or error) for a body, by the rules and then FakeOpenAI's autoReply. */
-  private answer(body: ChatBody, index: number): { status: number; payload: unknown } {
+  private answer(body: ChatBody, index: number, headers: http.IncomingHttpHeaders): { status: number; payload: unknown } {
     const prompt = (body.messages ?? []).map((m) => String(m.content)).join('\n\n');
-    const recorded: RecordedRequest = { index, method: 'POST', path: '/v1/chat/completions', query: {}, headers: {}, body, prompt };
+    const recorded: RecordedRequest = { index, method: 'POST', path: '/v1/chat/completions', query: {}, headers, body, prompt };
     let action: FakeAction | undefined;
     for (const rule of this.rules) if ((action = rule(recorded))) break;
     action ??= autoReply(recorded);
     if ('status' in action) return { status: action.status, payload: action.json ?? { error: { message: action.text ?? 'error' } } };
     if ('drop' in action) return { status: 500, payload: { error: { message: 'dropped', type: 'server_error' } } };
+    if ('hugeReply' in action) action = { reply: 'x'.repeat(action.hugeReply) };
     const payload = completionBody(action, recorded, `chatcmpl-batch-${index}`);
     // Batch usage reports prompt-cache hits, as OpenAI's does.
     const usage = payload.usage as { prompt_tokens: number } | undefined;

@@ -49,6 +49,11 @@ export type FakeAction = (
   | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
   /** Sends the status line and half a body, then destroys the socket. */
   | { drop: true }
+  /**
+   * A 200 chat completion whose content is `bytes` bytes of text, made as it is sent (chunked, no
+   * content-length, with backpressure): a 300 MB reply without 300 MB in the test process.
+   */
+  | { hugeReply: number }
 ) & { /** Wait this long before answering (on top of the server latency). */ delayMs?: number };
 
 /** Returns an action, or undefined to let the next rule (finally `autoReply`) answer. */
@@ -253,6 +258,7 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest, 
     setImmediate(() => res.socket?.destroy());
     return;
   }
+  if ('hugeReply' in action) return sendHuge(res, action.hugeReply, r);
   if ('status' in action) {
     const payload = action.text ?? (action.json !== undefined ? JSON.stringify(action.json) : '');
     res.writeHead(action.status, { 'content-type': action.text !== undefined ? 'text/plain' : 'application/json', ...extra, ...action.headers });
@@ -262,6 +268,25 @@ function send(res: http.ServerResponse, action: FakeAction, r: RecordedRequest, 
   const completion = completionBody(action, r, `chatcmpl-fake-${r.index}`);
   res.writeHead(200, { 'content-type': 'application/json', ...extra });
   res.end(JSON.stringify(completion));
+}
+
+/** Streams a completion with `bytes` bytes of content, 64 KiB at a time, as the client takes them. */
+function sendHuge(res: http.ServerResponse, bytes: number, r: RecordedRequest): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  let left = bytes;
+  res.write(`{"id":"chatcmpl-huge-${r.index}","object":"chat.completion","model":"${r.body?.model ?? 'fake'}","choices":[{"index":0,"message":{"role":"assistant","content":"`);
+  const pump = (): void => {
+    while (left > 0) {
+      if (res.destroyed) return;
+      const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
+      left -= piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end('"},"finish_reason":"stop"}]}');
+  };
+  res.on('error', () => undefined);
+  pump();
 }
 
 type ReplyAction = Extract<FakeAction, { reply: string }>;

@@ -207,7 +207,8 @@ describe('judge-studio batch (provider Batch API)', function () {
       const lines = byRow(readJsonl(out));
       assert.deepEqual(lines.map((l) => l._row), [1, 2]);
       assert.ok(Number.isInteger(lines[1]!['quality/score']));
-      const sent = fake.ran.find((r) => r.custom_id === 'r2.s0.AB.repair');
+      // Its custom_id names the position, the submission's nonce and the repair request's own hash.
+      const sent = fake.ran.find((r) => /^r2\.s0\.AB\.[0-9a-f]{24}\.[0-9a-f]{16}\.repair$/.test(r.custom_id ?? ''));
       assert.ok(sent, 'the repair went out as its own batch request');
       assert.match(String(sent.body.messages?.at(-1)?.content), /could not be used/);
       assert.equal(sent.body.messages?.at(-2)?.content, 'I think it is a four.');

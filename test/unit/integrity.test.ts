@@ -160,7 +160,8 @@ describe('integrity: an outage pauses the run', () => {
     const lines = readJsonl(path.join(dir, 'r.jsonl'));
     assert.equal(lines.length, 3, 'the rows judged before the outage are kept; none is written as an error');
     assert.match(io.err, /interrupted \(outage\)/);
-    assert.match(io.err, /run judge-studio run --resume --out r\.jsonl --base-url http:\/\/127\.0\.0\.1:\d+\/v1 to judge the rest/);
+    // --retries decides how many requests are sent: the hint repeats it (a manifest never supplies it alone).
+    assert.match(io.err, /run judge-studio run --resume --out r\.jsonl --base-url http:\/\/127\.0\.0\.1:\d+\/v1 --retries 1 to judge the rest/);
 
     fake.rules = [];
     const io2 = captureIO(dir, env());

@@ -66,7 +66,7 @@ describe('labels file', () => {
     const { lines, skipped } = await readLabels(file);
     assert.deepEqual(skipped, []);
     assert.equal(lines.length, 2);
-    assert.deepEqual(lines[1], { ...line(K2, 'A', 'bob'), shown: 'BA', comment: 'hm' });
+    assert.deepEqual(lines[1], { ...line(K2, 'A', 'bob'), shown: 'BA', comment: 'hm', line: 2 }, 'read back with the line it is on (never written)');
     const last = fs.readFileSync(file, 'utf8').trim().split('\n')[1] ?? '';
     assert.deepEqual(Object.keys(JSON.parse(last) as object).slice(0, 6), ['_key', 'metric', 'label', 'annotator', 'time', 'comment']);
   });

@@ -2,7 +2,8 @@
 // error text anything shaped like a credential, while ordinary words stay readable.
 import * as assert from 'node:assert/strict';
 import { cliSecrets } from '../../src/cli/secrets';
-import { MASK, scrubSecrets, scrubValues, secretsFromEnv } from '../../src/core/security/scrub';
+import { MASK, scrubReply, scrubSecrets, scrubValues, secretsFromEnv } from '../../src/core/security/scrub';
+import { scrubbedLog } from '../../src/extension/scrubbedLog';
 
 describe('scrubbing secrets', () => {
   it('masks the values in use, longest first, URL-encoded too, and ignores values too short to be keys', () => {
@@ -33,4 +34,28 @@ describe('scrubbing secrets', () => {
     assert.deepEqual([...got].sort(), ['b-key-0123456789', 'cred-0123456789', 'hdr-0123456789', 'sk-openai-0123456789', 'tok-0123456789']);
     assert.deepEqual(secretsFromEnv({ SHORT_KEY: 'abc' }), []);
   });
+
+  it('scrubs a reply in one place: its text of the values in use, its model of values and credential shapes, bounded to one line', () => {
+    const scrubbed = scrubReply({ text: 'called with key-0123456789abc; token: abcdefghijklmnop stays', model: `m-key-0123456789abc sk-proj-0123456789abcdefgh\n${'x'.repeat(500)}`, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }, ['key-0123456789abc']);
+    assert.equal(scrubbed.text, `called with ${MASK}; token: abcdefghijklmnop stays`, 'a judge writing about tokens is not rewritten');
+    assert.ok(scrubbed.model.startsWith(`m-${MASK} ${MASK} x`), scrubbed.model);
+    assert.ok(!scrubbed.model.includes('\n') && scrubbed.model.length <= 201, `${scrubbed.model.length} characters`);
+    assert.deepEqual(scrubbed.usage, { promptTokens: 1, completionTokens: 1, totalTokens: 2 });
+  });
+
+  it("masks what anything writes to the editor's output channel: messages, errors and their stacks", () => {
+    const written: unknown[][] = [];
+    const channel = Object.freeze({ name: 'Judge Studio', info: (...a: unknown[]) => void written.push(a), error: (...a: unknown[]) => void written.push(a), appendLine: (...a: unknown[]) => void written.push(a) });
+    const log = scrubbedLog(channel as never, { OPENAI_API_KEY: 'env-key-0123456789' }) as unknown as typeof channel;
+    log.info('sent Bearer abcdefgh12345678 and env-key-0123456789');
+    log.error('batch failed', new Error('401 Incorrect API key provided: sk-proj-AbCdEf0123456789xyz'));
+    log.appendLine('plain text stays');
+    assert.equal(written[0]![0], `sent Bearer ${MASK} and ${MASK}`);
+    const e = written[1]![1] as Error;
+    assert.equal(e.message, `401 Incorrect API key provided: ${MASK}`);
+    assert.ok(!String(e.stack).includes('sk-proj-AbCdEf'), String(e.stack));
+    assert.equal(written[2]![0], 'plain text stays');
+    assert.equal((log as { name: string }).name, 'Judge Studio');
+  });
 });
+

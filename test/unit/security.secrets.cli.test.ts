@@ -74,15 +74,26 @@ describe('secrets a server echoes are never stored or printed (bundled CLI proce
     assert.match(r.stderr, /rejected response_format json_schema \(400 response_format json_schema is not supported \(authorization=Bearer «redacted»/);
   });
 
-  it('refuses a base URL with a key in its query before any request, without printing the key', async () => {
+  it('refuses a base URL with a key in its query, its fragment or its path before any request, without printing or storing the key', async () => {
     const t = path.join(work, 't.judge');
     fs.writeFileSync(t, POINTWISE);
     const data = writeJsonl(path.join(work, 'd.jsonl'), [{ prompt: 'q', response: 'r' }]);
-    for (const query of [`api-key=${KEY}`, `key=${KEY}`, `access_token=${KEY}`]) {
-      const r = await runCli(['run', t, '--data', data, '--base-url', `${fake.baseURL}?${query}`, '--model', 'm', '--out', path.join(work, 'q.jsonl'), '--json'], { deadlineMs: 20_000 });
+    const base = fake.baseURL;
+    const where = new URL(base);
+    for (const [url, why] of [
+      [`${base}?api-key=${KEY}`, /carries a credential in its query/],
+      [`${base}?key=${KEY}`, /carries a credential in its query/],
+      [`${base}?access_token=${KEY}`, /carries a credential in its query/],
+      [`${base}?jwt=${KEY}`, /carries a credential in its query \(jwt\)/],
+      [`${base}#key=${KEY}`, /carries a #fragment/],
+      [`${base};key=${KEY}`, /carries the path parameter ;key=/],
+      [`${where.origin}/sk-${KEY}/v1`, /carries a path segment shaped like a key/],
+    ] as const) {
+      const r = await runCli(['run', t, '--data', data, '--base-url', url, '--model', 'm', '--out', path.join(work, 'q.jsonl'), '--json'], { deadlineMs: 20_000 });
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /carries a credential in its query/);
+      assert.match(r.stderr, why);
       assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), r.stderr);
+      assert.equal(fs.existsSync(path.join(work, 'q.jsonl.run.json')), false, 'no manifest records it');
     }
     assert.equal(fake.requests.length, 0);
   });

@@ -136,4 +136,52 @@ describe('run --shard and merge', () => {
     assert.equal(notResults.code, EXIT_USAGE);
     assert.match(notResults.err, /has no "_row"/);
   });
+
+  describe('shard identity', () => {
+    /** Dataset A of 20 rows, and B: one new row, then A's. */
+    const datasets = () => {
+      const tpl = path.join(dir, 't.judge');
+      fs.writeFileSync(tpl, POINTWISE);
+      const a = Array.from({ length: 20 }, (_, i) => ({ prompt: `q${i + 1}`, response: `r${i + 1}` }));
+      return { tpl, a: writeJsonl(path.join(dir, 'a.jsonl'), a), b: writeJsonl(path.join(dir, 'b.jsonl'), [{ prompt: 'new', response: 'row' }, ...a]) };
+    };
+
+    it('refuses shard 1/2 of one dataset and shard 2/2 of another, naming both, and writes nothing', async () => {
+      const { tpl, a, b } = datasets();
+      await run([tpl, '--data', a, '--shard', '1/2', '--out', path.join(dir, 's1.jsonl')]);
+      await run([tpl, '--data', b, '--shard', '2/2', '--out', path.join(dir, 's2.jsonl')]);
+      const out = path.join(dir, 'm.jsonl');
+      const r = await merge([path.join(dir, 's1.jsonl'), path.join(dir, 's2.jsonl'), '--out', out]);
+      assert.equal(r.code, EXIT_USAGE, r.err);
+      assert.match(r.err, /s1\.jsonl is shard 1\/2 of a dataset of 20 row\(s\) \(fingerprint [0-9a-f]{16}\), but s2\.jsonl is shard 2\/2 of a dataset of 21 row\(s\)/);
+      assert.equal(fs.existsSync(out), false);
+    });
+
+    it('refuses a set of shards missing one, naming it', async () => {
+      const { tpl, a } = datasets();
+      for (const k of [1, 3]) await run([tpl, '--data', a, '--shard', `${k}/3`, '--out', path.join(dir, `s${k}.jsonl`)]);
+      const r = await merge([path.join(dir, 's1.jsonl'), path.join(dir, 's3.jsonl'), '--out', path.join(dir, 'm.jsonl')]);
+      assert.equal(r.code, EXIT_USAGE, r.err);
+      assert.match(r.err, /shard 2\/3 is missing \(given: 1\/3 in s1\.jsonl, 3\/3 in s3\.jsonl\)/);
+    });
+
+    it('refuses a shard mixed with a file that records no shard (its manifest is gone)', async () => {
+      const { tpl, a } = datasets();
+      for (const k of [1, 2]) await run([tpl, '--data', a, '--shard', `${k}/2`, '--out', path.join(dir, `s${k}.jsonl`)]);
+      fs.rmSync(path.join(dir, 's2.jsonl.run.json'));
+      const r = await merge([path.join(dir, 's1.jsonl'), path.join(dir, 's2.jsonl'), '--out', path.join(dir, 'm.jsonl')]);
+      assert.equal(r.code, EXIT_USAGE, r.err);
+      assert.match(r.err, /s2\.jsonl records no shard \(its run manifest s2\.jsonl\.run\.json is missing/);
+    });
+
+    it('records the dataset fingerprint and K/N in the shard\'s manifest, the same for every shard of one dataset', async () => {
+      const { tpl, a } = datasets();
+      for (const k of [1, 2]) await run([tpl, '--data', a, '--shard', `${k}/2`, '--out', path.join(dir, `s${k}.jsonl`)]);
+      const shard = (k: number) => (JSON.parse(fs.readFileSync(path.join(dir, `s${k}.jsonl.run.json`), 'utf8')) as { shard: { index: number; count: number; dataset: unknown } }).shard;
+      assert.deepEqual([shard(1).index, shard(1).count, shard(2).index], [1, 2, 2]);
+      assert.deepEqual(shard(1).dataset, shard(2).dataset);
+      assert.equal((shard(1).dataset as { rows: number }).rows, 20);
+    });
+  });
 });
+

@@ -4,13 +4,13 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ResultsLockedError } from '../../core/judge/run/lock';
-import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
+import { batchApiFor, providerFailure, type BatchApi } from '../../core/batch/api';
 import { collectBatches, CollectError, describeBatch, refreshStatus, type RepairMode } from '../../core/batch/collect';
 import { batchPanelSpec, newJobState, stateDataFile } from '../../core/batch/job';
 import { BatchStateError, checkFingerprint, isTerminal, readState, writeState, type BatchState, type PanelSpec } from '../../core/batch/state';
 import { submitBatches, submitRepairs } from '../../core/batch/submit';
 import { checkEndpoint, isCredentialHeader, redactUrl } from '../../core/judge/transport/endpoint';
-import { createSdk, OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
+import { OpenAICompatibleClient, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
 import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
 import { judgeOfState } from '../../core/batch/verify';
 import { panelRequest } from '../panel';
@@ -42,7 +42,9 @@ const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state 
                            download finished batches and append one results line per settled row
                            (the columns run writes, plus "<metric>/batch_id"); run it again to add
                            rows of batches that finished since. Invalid replies wait for
-                           submit --repairs, or are repaired now (--repair-sync), or fail (--no-repair)
+                           submit --repairs, or are repaired now (--repair-sync), or fail (--no-repair).
+                           --max-reply-bytes N: a reply longer than N bytes (default 8 MiB) fails its
+                           row as reply-too-large
   cancel --state S.json    cancel unfinished batches; collect keeps what they finished
 
 The state file holds the batch and file ids, the template, the dataset's sha256 and the settings;
@@ -75,6 +77,7 @@ const OPTIONS = {
   'no-repair': { type: 'boolean' },
   price: { type: 'string' },
   timeout: { type: 'string' },
+  'max-reply-bytes': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -107,6 +110,12 @@ export const batchCommand: Command = async (args, io) => {
   } catch (e) {
     if (e instanceof BatchStateError || e instanceof CollectError || e instanceof ResultsLockedError) {
       log(e.message);
+      return EXIT_USAGE;
+    }
+    // The provider refused or could not be reached: its (scrubbed) words, not a stack trace.
+    const refused = providerFailure(e);
+    if (refused !== undefined) {
+      log(`the provider did not answer as expected: ${refused}; nothing more was done (run the command again once it answers)`);
       return EXIT_USAGE;
     }
     throw e;
@@ -216,8 +225,10 @@ async function collect(v: Values, stateFile: string, io: CliIO, log: (m: string)
   const outName = path.relative(io.cwd, outFile) || outFile;
   const repair: RepairMode = v['repair-sync'] ? 'sync' : v['no-repair'] ? 'none' : 'batch';
   const stats = new RunStats();
+  const maxReplyBytes = v['max-reply-bytes'] !== undefined ? positiveInt(v['max-reply-bytes'], '--max-reply-bytes') : undefined;
   const report = await collectBatches({
     api: makeApi(state, v, io),
+    ...(maxReplyBytes !== undefined ? { maxReplyBytes } : {}),
     judge,
     state,
     stateFile,
@@ -274,6 +285,7 @@ function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOpt
   return {
     baseURL: state.baseURL,
     timeoutMs: v.timeout !== undefined ? positiveInt(v.timeout, '--timeout') : 300_000,
+    ...(v['max-reply-bytes'] !== undefined ? { maxReplyBytes: positiveInt(v['max-reply-bytes'], '--max-reply-bytes') } : {}),
     headers,
     apiKeyEnv: keyEnv,
     ...(apiKey ? { apiKey } : {}),
@@ -284,8 +296,7 @@ function clientOptions(state: BatchState, v: Values, io: CliIO): OpenAIClientOpt
 
 function makeApi(state: BatchState, v: Values, io: CliIO): BatchApi {
   try {
-    // Management calls are few and idempotent to read: the SDK's own retries are welcome here.
-    return sdkBatchApi(createSdk(clientOptions(state, v, io), 2));
+    return batchApiFor(clientOptions(state, v, io));
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(e instanceof Error ? e.message : String(e));

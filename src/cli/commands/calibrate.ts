@@ -1,20 +1,25 @@
-// `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]…`: agreement of the judge
-// with human labels, bias diagnostics, and a threshold gate for CI. `--labels FILE` joins a labels
-// file (human review) by `_key`; its labels win over the file's own human column.
+// `judge-studio calibrate <file> --metric NAME [--json] [--min KEY=VALUE]… [--junit F] [--summary F]`:
+// agreement of the judge with human labels, bias diagnostics, and a threshold gate for CI (with
+// JUnit XML and a job summary). `--labels FILE` joins a labels file (human review) by `_key`; its
+// labels win over the file's own human column.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { calibrate, checkMinimums, formatReport, parseMinimums, type CalibrationNote } from '../../core/calibration';
+import { calibrate, checkMinimums, formatGroups, formatReport, parseMinimums, type CalibrationNote, type CalibrationReport, type Minimum, type ThresholdCheck } from '../../core/calibration';
+import { calibrationErrorJUnit, calibrationErrorSummary, calibrationJUnit, calibrationSummary } from '../../core/calibration/ci';
 import { describeFailure } from '../../core/calibration/thresholds';
 import { PanelCollector } from '../../core/calibration/panel';
 import { formatPanel, formatStability } from '../../core/calibration/panelFormat';
 import { calibrateCriteria, findCriteria, formatCriteria, isCriteriaRecord, overallRecord, type CriteriaCalibration } from '../../core/calibration/criteria';
 import { readForCalibration } from '../../core/calibration/read';
+import { isSwapRule, reaggregate } from '../../core/calibration/swapRule';
+import type { SwapRule } from '../../core/template/types';
 import { unscaledHint } from '../../core/calibration/scale';
 import { isSkip, type DatasetItem, type DatasetRecord } from '../../core/dataset/types';
 import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels } from '../../core/labels/join';
 import type { JoinStats } from '../../core/labels/join';
 import type { LoadedLabels } from './labels';
+import { CI_OPTIONS, ciClock, ciTargets, writeCi } from '../ci';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const calibrateCommand: Command = async (args, io) => {
@@ -26,6 +31,9 @@ export const calibrateCommand: Command = async (args, io) => {
       min: { type: 'string', multiple: true, default: [] },
       labels: { type: 'string' },
       template: { type: 'string' },
+      'swap-rule': { type: 'string' },
+      by: { type: 'string' },
+      ...CI_OPTIONS,
     },
     allowPositionals: true,
     strict: true,
@@ -41,6 +49,12 @@ export const calibrateCommand: Command = async (args, io) => {
         'or NAME/human_pairwise_choice with NAME/pairwise_choice (pairwise)',
     );
   }
+  const swapRule = values['swap-rule'];
+  if (swapRule !== undefined && !isSwapRule(swapRule)) {
+    throw new UsageError(`--swap-rule must be "consistent" (the two orders must agree, else TIE) or "votes" (each order's verdict is one vote); got "${swapRule}"`);
+  }
+  const by = values.by?.trim();
+  if (by === '') throw new UsageError('--by names a dataset column to split the figures by, e.g. --by category');
   const minimums = parseMinimums(values.min);
   if (!minimums.ok) throw new UsageError(minimums.error);
   try {
@@ -48,7 +62,46 @@ export const calibrateCommand: Command = async (args, io) => {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const ci = ciTargets(io, values);
+  const meta = () => ({ file, metric, ...ciClock(ci) });
+  let outcome: Calibrated;
+  try {
+    outcome = await calibrateFile(io, file, metric, minimums.minimums, { ...values, swapRule, by });
+  } catch (e) {
+    // CI still gets a report that says why there are no figures, instead of a missing file.
+    if (e instanceof UsageError) await writeCi(io, ci, { junit: () => calibrationErrorJUnit(e.message, meta()), summary: () => calibrationErrorSummary(e.message, meta()) });
+    throw e;
+  }
+  const { report, checks, text } = outcome;
+  if (!report && outcome.code === EXIT_USAGE) {
+    await writeCi(io, ci, { junit: () => calibrationErrorJUnit(text, meta()), summary: () => calibrationErrorSummary(text, meta()) });
+  } else {
+    await writeCi(io, ci, { junit: () => calibrationJUnit(report, checks, meta(), text), summary: () => calibrationSummary(report, checks, meta(), text) });
+  }
+  return outcome.code;
+};
 
+interface Calibrated {
+  code: number;
+  /** Undefined when only the criteria could be calibrated (no overall labels). */
+  report?: CalibrationReport;
+  checks: ThresholdCheck[];
+  /** The text report, also when --json printed JSON. */
+  text: string;
+}
+
+interface CalibrateValues {
+  json?: boolean | undefined;
+  labels?: string | undefined;
+  template?: string | undefined;
+  /** --swap-rule, checked */
+  swapRule?: SwapRule | undefined;
+  /** --by, trimmed */
+  by?: string | undefined;
+}
+
+async function calibrateFile(io: CliIO, file: string, metric: string, minimums: Minimum[], values: CalibrateValues): Promise<Calibrated> {
+  const { swapRule, by } = values;
   const full = path.resolve(io.cwd, file);
   const check = await checkDatasetFile(full);
   if (!check.ok) throw new UsageError(check.message.split(full).join(file));
@@ -62,11 +115,11 @@ export const calibrateCommand: Command = async (args, io) => {
   // One pass over the file: each line slimmed to what the figures need, the last line per `_row` standing.
   let all: Iterable<DatasetItem>;
   try {
-    all = await readForCalibration(full, { metric, ...(loaded ? { keys: { fields: loaded.fields } } : {}) }, { signal: io.signal });
+    all = await readForCalibration(full, { metric, ...(loaded ? { keys: { fields: loaded.fields } } : {}), ...(by !== undefined ? { keep: [by] } : {}) }, { signal: io.signal });
   } catch (e) {
     if (io.signal?.aborted) {
       io.stderr('calibrate: interrupted before the end of the file; no report\n');
-      return EXIT_USAGE;
+      return { code: EXIT_USAGE, checks: [], text: 'interrupted before the end of the file; no report' };
     }
     // Reading errors name the absolute path; show the file as the user typed it.
     throw new UsageError((e as Error).message.split(full).join(file));
@@ -75,13 +128,15 @@ export const calibrateCommand: Command = async (args, io) => {
   // A multi-criterion judge: the overall is calibrated on its integer view, then each criterion.
   const criteria = looksLikeCriteria(all, metric) ? await findCriteria(all, metric) : [];
   let items = criteria.length > 0 ? mapRecords(all, (r) => overallRecord(r, metric)) : all;
-  let labels: { loaded: LoadedLabels; stats: JoinStats } | undefined;
+  // The stored passes re-aggregated under the rule asked for: no judge is called.
+  if (swapRule !== undefined) items = mapRecords(items, (r) => reaggregate(r, metric, swapRule));
+  let labels: { loaded: LoadedLabels; stats: JoinStats; lineOf: (record: object) => number | undefined } | undefined;
   if (loaded) {
     const joined = joinLabels(items, metric, loaded.human, loaded.fields);
     const list: DatasetItem[] = [];
     for await (const item of joined.items) list.push(item);
     items = list;
-    labels = { loaded, stats: joined.stats };
+    labels = { loaded, stats: joined.stats, lineOf: joined.lineOf };
   }
   // Panels and samples: the judges' own verdicts and flip rates, collected on the same pass.
   const panel = new PanelCollector(metric);
@@ -96,7 +151,8 @@ export const calibrateCommand: Command = async (args, io) => {
   };
   // With the template's scale known, a label outside it is refused, naming its row and line.
   const { scale, passingLabels } = await scales.labelScale(io, file, metric, values.template, all, search);
-  const outcome = await calibrate(items, metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
+  // A label that came from --labels F is a problem of F, named at F's line.
+  const outcome = await calibrate(items, metric, { ...(by !== undefined ? { by } : {}), ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}), ...(labels && values.labels ? { labels: { file: values.labels, lineOf: labels.lineOf } } : {}) });
   if (labels && labels.stats.without_key > 0 && labels.stats.joined === 0) {
     throw new UsageError(
       `${file}: its rows have no "_key" and the template is unknown, so labels cannot be joined; ` +
@@ -105,10 +161,10 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   // Humans may label the criteria and not the overall: then the criteria are reported alone.
   const overallMissing = !outcome.ok ? outcome.error : outcome.report.n === 0 ? `no row has both a human label and a judge verdict for "${metric}"` : undefined;
-  if (overallMissing !== undefined && criteria.length > 0 && minimums.minimums.length === 0 && !labels) {
+  if (overallMissing !== undefined && criteria.length > 0 && minimums.length === 0 && !labels) {
     return criteriaOnly(io, file, metric, overallMissing, await calibrateCriteria(open, metric, criteria), values.json);
   }
-  if (!outcome.ok) throw new UsageError(`${file}: ${outcome.error}`);
+  if (!outcome.ok) throw new UsageError(`${outcome.file ?? file}: ${outcome.error}`);
   printNotes(io, file, outcome.notes, outcome.notesOmitted);
   const hint = scale ? undefined : unscaledHint(outcome.report);
   if (hint) io.stderr(`calibrate: ${file}: ${hint}\n`);
@@ -126,20 +182,26 @@ export const calibrateCommand: Command = async (args, io) => {
     if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
     perCriterion = result.value;
   }
-  const gate = checkMinimums(outcome.report, minimums.minimums);
+  if (swapRule !== undefined && outcome.report.kind !== 'pairwise') throw new UsageError(`${file}: --swap-rule re-aggregates the two orders of pairwise verdicts; "${metric}" is ${outcome.report.kind}`);
+  const gate = checkMinimums(outcome.report, minimums);
   if (!gate.ok) throw new UsageError(gate.error);
   const { report } = outcome;
   const panelFigures = await panel.figures(report.kind);
   const stability = panel.stability();
+  const text = formatReport(report, gate.checks);
   if (values.json) {
     const json: Record<string, unknown> = gate.checks.length > 0 ? { ...report, thresholds: gate.checks } : { ...report };
+    if (report.kind === 'pairwise') json.swap_rule = swapRule ?? 'recorded';
+    if (outcome.by) json.by = outcome.by;
     if (panelFigures) json.panel = panelFigures;
     if (stability) json.stability = stability;
     if (perCriterion) Object.assign(json, { criteria: perCriterion.criteria, criteria_summary: perCriterion.summary, most_disagreement: perCriterion.most_disagreement });
     if (labels) json.human_labels = { file: values.labels, annotators: labels.loaded.human.annotators, ...labels.stats, agreement: labels.loaded.agreement ?? null };
     io.stdout(JSON.stringify(json, null, 2) + '\n');
   } else {
-    io.stdout(formatReport(report, gate.checks));
+    if (swapRule !== undefined) io.stdout(`Swap rule: ${swapRule} (re-aggregated from the stored passes; no new calls)\n`);
+    io.stdout(text);
+    if (outcome.by && by !== undefined) io.stdout(`\n${formatGroups(by, outcome.by)}`);
     if (panelFigures) io.stdout(`\n${formatPanel(panelFigures, report)}`);
     if (stability) io.stdout(`\n${formatStability(stability)}`);
     if (perCriterion) io.stdout(formatCriteria(perCriterion));
@@ -147,11 +209,11 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   const failed = gate.checks.filter((c) => !c.passed);
   for (const c of failed) io.stderr(`calibrate: threshold not met: ${describeFailure(c)}\n`);
-  return failed.length > 0 ? EXIT_FINDINGS : EXIT_OK;
-};
+  return { code: failed.length > 0 ? EXIT_FINDINGS : EXIT_OK, report, checks: gate.checks, text };
+}
 
 function printNotes(io: CliIO, file: string, notes: readonly CalibrationNote[], omitted: number): void {
-  for (const n of notes) io.stderr(`${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
+  for (const n of notes) io.stderr(n.file !== undefined ? `${n.file}:${n.line}: the label of row ${n.row}: ${n.message}\n` : `${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
   if (omitted > 0) io.stderr(`${file}: ${omitted} more row${omitted === 1 ? '' : 's'} skipped for the same kinds of reasons\n`);
 }
 
@@ -174,15 +236,15 @@ function mapRecords(items: Iterable<DatasetItem>, f: (r: DatasetRecord) => Datas
 }
 
 /** The per-criterion report when the overall cannot be calibrated (no overall labels). */
-function criteriaOnly(io: CliIO, file: string, metric: string, why: string, result: Awaited<ReturnType<typeof calibrateCriteria>>, json: boolean | undefined): number {
+function criteriaOnly(io: CliIO, file: string, metric: string, why: string, result: Awaited<ReturnType<typeof calibrateCriteria>>, json: boolean | undefined): Calibrated {
   if (!result.ok) throw new UsageError(`${file}: ${result.error}`);
   const c = result.value;
   if (c.summary.every((s) => s.n === 0)) throw new UsageError(`${file}: ${why}, and no criterion has both a human label (${metric}/human_rating/<criterion>) and a judge score`);
+  const text = `${metric}: the overall score is not calibrated (${why}).\n${formatCriteria(c)}`;
   if (json) {
     io.stdout(`${JSON.stringify({ metric, overall: null, overall_error: why, criteria: c.criteria, criteria_summary: c.summary, most_disagreement: c.most_disagreement }, null, 2)}\n`);
   } else {
-    io.stdout(`${metric}: the overall score is not calibrated (${why}).\n`);
-    io.stdout(formatCriteria(c));
+    io.stdout(text);
   }
-  return EXIT_OK;
+  return { code: EXIT_OK, checks: [], text };
 }

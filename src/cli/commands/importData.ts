@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATA_FORMATS, KIND, type DataFormat } from '../../core/import/data/benchmarks';
+import { DATA_FORMATS, KIND, LLMBAR_SETS, type DataFormat } from '../../core/import/data/benchmarks';
 import { importData, type Aggregate } from '../../core/import/data/importData';
 import { serializeLabel } from '../../core/labels';
 import { keyFields, usedFieldsOf } from './importDataTemplate';
@@ -61,6 +61,9 @@ export const importDataCommand: Command = async (args, io) => {
   } catch (e) {
     throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  // LLMBar's files carry no set name; the folder they sit in is the set (an explicit --set wins).
+  const folder = path.basename(path.dirname(path.resolve(io.cwd, file)));
+  const set = values.set ?? (fmt === 'llmbar' && LLMBAR_SETS.includes(folder) ? folder : undefined);
   const result = importData(fmt, text, {
     metric,
     ...(fields ? { keyFields: fields } : {}),
@@ -70,8 +73,9 @@ export const importDataCommand: Command = async (args, io) => {
     ...(values.dimension ? { dimension: values.dimension } : {}),
     ...(values['prompt-field'] ? { promptField: values['prompt-field'] } : {}),
     ...(values['response-field'] ? { responseField: values['response-field'] } : {}),
-    ...(values.set !== undefined ? { set: values.set } : {}),
+    ...(set !== undefined ? { set } : {}),
   });
+  refuseUnreadable(file, result);
   const missing = usedFieldsOf(reads, result.rows);
   if (missing.length > 0) result.problems.push({ severity: 'warning', where: 'template', message: `${values.template} reads ${missing.map((f) => `"${f}"`).join(', ')}, which the ${fmt} rows do not have; adapt the template to the fields ${Object.keys(result.rows[0] ?? {}).join(', ')}` });
   if (!values.template) result.problems.push({ severity: 'warning', where: 'keys', message: `labels are keyed on ${result.keyFields.join(', ')}; a template with other inputs gives rows other keys (pass --template T to key on its inputs)` });
@@ -98,6 +102,12 @@ export const importDataCommand: Command = async (args, io) => {
   );
   return result.problems.some((p) => p.severity === 'error') || result.rows.length === 0 ? EXIT_FINDINGS : EXIT_OK;
 };
+
+/** A file that cannot be read as a whole (cut off mid-array, not JSON) is unreadable input: exit 2, nothing written. */
+function refuseUnreadable(file: string, result: { rows: readonly unknown[]; problems: readonly { severity: string; where: string; message: string }[] }): void {
+  const unreadable = result.rows.length === 0 ? result.problems.find((p) => p.severity === 'error' && p.where === 'file') : undefined;
+  if (unreadable) throw new UsageError(`import-data: ${file}: ${unreadable.message}; nothing was written`);
+}
 
 async function write(cwd: string, file: string, lines: string[], force: boolean): Promise<void> {
   try {

@@ -2,6 +2,7 @@
 // human labels (majority per row) in Vertex AI's columns, in a copy of a dataset. Also the label
 // loading `calibrate --labels` shares: the labels file, its key fields, inter-annotator agreement.
 import { readTemplateText } from '../template';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatOf } from '../../core/dataset';
@@ -68,10 +69,14 @@ export const labelsCommand: Command = async (args, io) => {
   return stats.without_key > 0 && stats.labelled === 0 ? EXIT_USAGE : EXIT_OK;
 };
 
+/** A labels file named on the command line (`--labels F`): one that does not exist is an error, never "no labels". */
 export async function readLabelsFile(io: CliIO, file: string): Promise<LabelsRead> {
   let read: LabelsRead;
+  const full = path.resolve(io.cwd, file);
+  const found = await stat(full).then((s) => (s.isFile() ? 'file' : 'not-a-file'), (e: NodeJS.ErrnoException) => e.code ?? 'unreadable');
+  if (found !== 'file') throw new UsageError(`--labels ${file}: ${found === 'ENOENT' ? 'no such file' : found === 'not-a-file' ? 'not a file' : `cannot read it (${found})`}; name the labels file (JSONL, one label a line) written by the review or by import-data --labels`);
   try {
-    read = await readLabels(path.resolve(io.cwd, file));
+    read = await readLabels(full);
   } catch (e) {
     throw new UsageError((e as Error).message.split(path.resolve(io.cwd, file)).join(file));
   }

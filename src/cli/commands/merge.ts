@@ -5,14 +5,17 @@ import { parseArgs } from 'node:util';
 import { ResultsLockedError } from '../../core/judge/run/lock';
 import { MergeError, mergeResults } from '../../core/results/merge';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
+import { readManifest } from '../runManifest';
 import type { Command } from '../io';
 
 const USAGE = `Usage: judge-studio merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]
 
 Joins results files of one run (e.g. the shards of run --shard K/N) into one file ordered by "_row".
 Where a row has several lines, the last one stands (later files win over earlier ones). Files of
-different metrics or template versions ("<metric>/template_hash") are refused. An existing --out is
-never replaced without --overwrite. Lines that are not JSON are reported and left out (exit 1).
+different metrics or template versions ("<metric>/template_hash") are refused. Shards are checked by
+the run manifest beside each (<file>.run.json, which run --shard writes): shards of different
+datasets, or a set missing one K of N, are refused, naming them. An existing --out is never
+replaced without --overwrite. Lines that are not JSON are reported and left out (exit 1).
 `;
 
 const OPTIONS = {
@@ -33,9 +36,11 @@ export const mergeCommand: Command = async (args, io) => {
   const inputs = positionals.map((p) => path.resolve(io.cwd, p));
   const out = path.resolve(io.cwd, v.out);
   const label = (f: string) => path.relative(io.cwd, f) || f;
+  // Each shard's run manifest says which share of which dataset it judged.
+  const shards = await Promise.all(inputs.map(async (f) => (await readManifest(f, label(f)))?.shard));
   let report;
   try {
-    report = await mergeResults({ inputs, out, overwrite: v.overwrite === true, label });
+    report = await mergeResults({ inputs, out, overwrite: v.overwrite === true, label, shards });
   } catch (e) {
     if (e instanceof MergeError || e instanceof ResultsLockedError) {
       io.stderr(`judge-studio merge: ${e.message}\n`);

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readDataset } from '../../core/dataset';
+import { datasetFingerprint } from '../../core/results/shards';
 import type { DatasetSkip } from '../../core/dataset/types';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { dryRun } from '../../core/judge/reports/dryRun';
@@ -63,6 +64,8 @@ const OPTIONS = {
   'allow-skipped': { type: 'boolean' },
   'no-cache': { type: 'boolean' },
   'cache-dir': { type: 'string' },
+  'max-reply-bytes': { type: 'string' },
+  'keep-raw-replies': { type: 'boolean' },
   price: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -151,6 +154,7 @@ interface RunNumbers {
   rows: RowRange | undefined;
   prices: Prices | undefined;
   maxOutageMs: number | undefined;
+  maxReplyBytes: number | undefined;
 }
 
 /** Every flag checked before any file is read: bad usage is reported first. `--data` may come from a resume's manifest. */
@@ -170,6 +174,7 @@ function readNumbers(v: Values, dataLater = false): RunNumbers {
     rows: shard ? { ...range, shard } : range,
     prices: v.price !== undefined ? parsePrice(v.price) : undefined,
     maxOutageMs: v['max-outage'] !== undefined ? parseDuration(v['max-outage'], '--max-outage') : undefined,
+    maxReplyBytes: v['max-reply-bytes'] !== undefined ? int(v['max-reply-bytes'], '--max-reply-bytes', 0, 1) : undefined,
   };
 }
 
@@ -204,10 +209,7 @@ async function planRun(v0: Values, templateFile: string, manifest0: RunManifest 
   if (refused) throw new UsageError(`${templateFile}: ${refused}`);
   // A cached answer never gets the follow-up, so runs with and without it must not share entries.
   const endpoint = endpointFromArgs(v, io, reask ? 'reask-on-violation' : undefined);
-  if (manifest && v.resume) {
-    const hint = continueCommand({ endpoint: manifest.endpoint, baseURL: manifest.baseURL, templateFile: path.resolve(io.cwd, templateFile), dataFile, outFile, cwd: io.cwd });
-    checkSameEndpoint(manifest, { values: v, baseURL: endpoint.baseURL, shown: outName, hint });
-  }
+  if (manifest && v.resume) checkSameEndpoint(manifest, { values: v, baseURL: endpoint.baseURL, shown: outName });
   if (numbers.samples > 1 && (judge.config.model.temperature ?? 1) === 0) {
     log(`--samples ${numbers.samples} at temperature 0 will mostly repeat one answer; set model.temperature in the template to vary them`);
   }
@@ -271,14 +273,18 @@ function panelFor(p: RunPlan): PanelBuild | undefined {
     named: p.named,
     settings: p.settings,
     quorum: p.minJudges,
-    clientFor: (m) => p.endpoint.member(m, p.keys, { timeoutMs: p.numbers.timeoutMs, log: p.log }),
+    clientFor: (m) => p.endpoint.member(m, p.keys, clientOptions(p)),
   });
+}
+
+function clientOptions(p: RunPlan): { timeoutMs: number; log: (m: string) => void; maxReplyBytes?: number } {
+  return { timeoutMs: p.numbers.timeoutMs, log: p.log, ...(p.numbers.maxReplyBytes !== undefined ? { maxReplyBytes: p.numbers.maxReplyBytes } : {}) };
 }
 
 async function judgeCommand(p: RunPlan, io: CliIO): Promise<number> {
   const { v, numbers, log } = p;
   const panel = panelFor(p);
-  const client = panel ? panel.panel.members[0]!.client : p.endpoint.client({ timeoutMs: numbers.timeoutMs, log });
+  const client = panel ? panel.panel.members[0]!.client : p.endpoint.client(clientOptions(p));
   const stats = new RunStats();
   const mode = v.resume ? 'resume' : v.overwrite ? 'overwrite' : 'new';
   const skips: DatasetSkip[] = [];
@@ -295,6 +301,7 @@ async function judgeCommand(p: RunPlan, io: CliIO): Promise<number> {
       outFile: p.outFile,
       mode,
       allowTemplateChange: v['allow-template-change'] === true,
+      keepRawReplies: v['keep-raw-replies'] === true,
       samples: numbers.samples,
       concurrency: numbers.concurrency,
       stats,
@@ -305,7 +312,8 @@ async function judgeCommand(p: RunPlan, io: CliIO): Promise<number> {
       lockCommand: `judge-studio run ${p.templateFile} --data ${String(v.data)} --out ${p.outName}`,
       beforeJudging: async () => {
         if (mode === 'overwrite' && (await fs.stat(p.outFile).then((s) => s.size > 0, () => false))) log(`--overwrite: starting ${p.outName} again`);
-        await writeManifest(p.outFile, buildManifest({ v, templateFile: path.resolve(io.cwd, p.templateFile), dataFile: p.dataFile, outFile: p.outFile, model: p.model, baseURL: p.endpoint.baseURL, templateHash: p.judge.templateHash }));
+        const shard = numbers.rows?.shard ? { ...numbers.rows.shard, dataset: await datasetFingerprint(readDataset(p.dataFile, io.signal ? { signal: io.signal } : {}), p.judge.keyFields) } : undefined;
+        await writeManifest(p.outFile, buildManifest({ v, cwd: io.cwd, templateFile: path.resolve(io.cwd, p.templateFile), dataFile: p.dataFile, outFile: p.outFile, model: p.model, baseURL: p.endpoint.baseURL, templateHash: p.judge.templateHash, ...(shard ? { shard } : {}) }));
       },
       onSkip: (skip) => {
         if (skips.push(skip) <= SKIPS_SHOWN) log(`${v.data}: ${skip.error}`);
@@ -348,7 +356,7 @@ function report(p: RunPlan, result: PipelineResult, stats: RunStats, skips: Data
   io.stderr(`${summaryLines(stats, meta).join('\n')}\n`);
   const tierPrices = { judge: numbers.prices, screen: p.tiers?.screenPrice };
   if (p.tiers) io.stderr(`${tierSummaryLines(p.tiers.stats, tierPrices).join('\n')}\n`);
-  const command = continueCommand({ endpoint: endpointFlags(v), baseURL: p.endpoint.baseURL, templateFile: path.resolve(io.cwd, p.templateFile), dataFile: p.dataFile, outFile: p.outFile, cwd: io.cwd });
+  const command = continueCommand({ endpoint: endpointFlags(v), cost: v, baseURL: p.endpoint.baseURL, templateFile: path.resolve(io.cwd, p.templateFile), dataFile: p.dataFile, outFile: p.outFile, cwd: io.cwd });
   const hint = resumeHint(result, command);
   if (hint) {
     log(hint);

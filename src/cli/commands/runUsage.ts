@@ -40,6 +40,10 @@ ${PANEL_ENDPOINT_USAGE}
   --no-cache               do not read or write the judge cache
   --cache-dir DIR          cache location (default $JUDGE_STUDIO_CACHE_DIR, else
                            $XDG_CACHE_HOME/judge-studio, else ~/.cache/judge-studio)
+  --max-reply-bytes N      a reply body longer than N bytes (default 8388608, 8 MiB) is not read on:
+                           the row fails as reply-too-large
+  --keep-raw-replies       keep failed replies whole in "<metric>/raw_replies" (debugging a judge); by
+                           default each is cut at 8,000 characters, with a mark
   --price IN,OUT[,CACHED]  USD per million prompt,completion tokens, to print a cost; CACHED prices the
                            prompt tokens the provider reports as read from its prompt cache
   --dry-run                render every row, print the request count and a token estimate, call nothing
@@ -48,7 +52,7 @@ ${PANEL_ENDPOINT_USAGE}
 Each results line is the input row plus "_row" (its 1-based row number), "_key" (the row's identity)
 and "<metric>/…" columns, with "<metric>/template_hash"; a failed row has "<metric>/error" and
 "<metric>/error_kind" (rate-limit, server, timeout, network, auth, bad-request, invalid-reply, render,
-cancelled, no-majority, quorum, internal). Reply fields beyond the schema go under "<metric>/extra".
+cancelled, no-majority, quorum, internal, reply-too-large). Reply fields beyond the schema go under "<metric>/extra".
 A panel adds "<metric>/judges" (every judge's verdict, confidence, consistency and error kind) and
 "<metric>/panel_agreement"; its verdict needs a strict majority of the whole panel (pairwise: else TIE;
 pass/fail: else error_kind no-majority); scores take the median (mean in "<metric>/score_mean").

@@ -5,7 +5,9 @@
 // space words), or contains a whole held-out field shorter than that run but at least
 // QUOTE_MIN_CHARS long. Text that also occurs in a train row or in the template is not the
 // held-out rows' own (a shared instruction, the same question asked of two responses), so it
-// does not count.
+// does not count. Words are compared as a reader sees them (security/skeleton.ts): a soft hyphen,
+// a zero-width space or a Cyrillic look-alike letter hides nothing.
+import { readerSkeleton } from '../security/skeleton';
 import type { LabelledRow } from './types';
 
 export const QUOTE_WORDS = 8;
@@ -16,7 +18,7 @@ const MAX_FIELD = 200_000;
 const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
 
 export function words(text: string): string[] {
-  return (text.slice(0, MAX_FIELD).normalize('NFKC').toLowerCase().match(WORD) ?? []) as string[];
+  return (readerSkeleton(text.slice(0, MAX_FIELD)).toLowerCase().match(WORD) ?? []) as string[];
 }
 
 function fieldText(value: unknown): string | undefined {

@@ -1,8 +1,9 @@
 // `batch collect`: refreshes each batch's status (checking it is the batch this state created),
-// downloads the output and error files of the finished ones, and judges every settled row through
-// the engine exactly as `run` would, with the batch as its transport: the same parser, the same
-// repair, the same result builder, plus `m/batch_id`. Rows already in the results file (with the
-// row's own `_key`) are left alone, so collect can run again and again.
+// downloads the output and error files of the finished ones, as the provider's batch object names
+// them (never as the state does), and judges every settled row through the engine exactly as `run`
+// would, with the batch as its transport: the same parser, the same repair, the same result
+// builder, plus `m/batch_id`. Rows already in the results file (with the row's own `_key`) are
+// left alone, so collect can run again and again.
 import { readDataset } from '../dataset';
 import type { DatasetItem, DatasetRow } from '../dataset/types';
 import { isSkip } from '../dataset/types';
@@ -18,10 +19,11 @@ import { RunStats } from '../judge/run/stats';
 import { ResultsWriter } from '../judge/run/writer';
 import { AdaptiveLimiter } from '../judge/transport/limiter';
 import { DEFAULT_RETRY, type RetryPolicy } from '../judge/transport/retry';
+import { DEFAULT_MAX_REPLY_BYTES } from '../judge/transport/leanChat';
 import type { JudgeClient } from '../judge/transport/types';
-import type { BatchApi } from './api';
-import { loadReplies, missingReply, type BatchReply } from './replies';
-import { isTerminal, writeState, type BatchEntry, type BatchState, type RequestId } from './state';
+import type { BatchApi, RemoteBatch } from './api';
+import { loadReplies, type BatchFiles, type PartReplies } from './replies';
+import { isTerminal, positionOf, stateNonce, writeState, type BatchEntry, type BatchState, type RequestId } from './state';
 import { stateJudges } from './submit';
 import { BatchReplyClient, RepairBook, type RepairMode } from './transport';
 import { checkRemote } from './verify';
@@ -43,6 +45,8 @@ export interface CollectOptions {
   stats?: RunStats;
   log?: (message: string) => void;
   signal?: AbortSignal;
+  /** The longest reply read from a batch's files (`--max-reply-bytes`); default 8 MiB. */
+  maxReplyBytes?: number;
 }
 
 export interface CollectReport {
@@ -69,19 +73,30 @@ export class CollectError extends Error {
   }
 }
 
-/** Asks the provider for each unfinished batch's status, checks it is this state's batch, and records it. */
-export async function refreshStatus(api: BatchApi, state: BatchState, stateFile: string, signal?: AbortSignal): Promise<void> {
+/**
+ * Asks the provider for each unfinished batch's status, checks it is this state's batch, and records
+ * it; returns the provider's batch objects by part, whose file ids are the only ones collect reads.
+ */
+export async function refreshStatus(api: BatchApi, state: BatchState, stateFile: string, signal?: AbortSignal): Promise<Map<number, RemoteBatch>> {
+  const remotes = new Map<number, RemoteBatch>();
   for (const b of state.batches) {
     if (!b.id || (isTerminal(b) && b.collected)) continue;
-    const remote = await api.retrieve(b.id, signal);
-    checkRemote(state, b, remote, stateFile);
-    b.status = remote.status;
-    if (remote.requestCounts) b.requestCounts = remote.requestCounts;
-    if (remote.outputFileId) b.outputFileId = remote.outputFileId;
-    if (remote.errorFileId) b.errorFileId = remote.errorFileId;
-    if (remote.errors) b.errors = remote.errors;
+    remotes.set(b.part, await checkedRemote(api, state, b, stateFile, signal));
   }
   await writeState(stateFile, state);
+  return remotes;
+}
+
+/** One part's batch as the provider has it, checked against the state and recorded in it (its file ids are not: they are asked for each time). */
+async function checkedRemote(api: BatchApi, state: BatchState, b: BatchEntry, stateFile: string, signal?: AbortSignal): Promise<RemoteBatch> {
+  const remote = await api.retrieve(b.id!, signal);
+  checkRemote(state, b, remote, stateFile);
+  b.status = remote.status;
+  if (remote.requestCounts) b.requestCounts = remote.requestCounts;
+  if (remote.errors) b.errors = remote.errors;
+  delete b.outputFileId;
+  delete b.errorFileId;
+  return remote;
 }
 
 /** What a collect needs while it walks the dataset. */
@@ -94,9 +109,12 @@ interface Walk {
   judgeFn: ReturnType<typeof composeJudge>;
   ctx: Omit<EngineContext, 'stats'>;
   guard: ReturnType<typeof selfJudgingGuard>;
-  loaded: Map<number, Map<string, BatchReply>>;
+  loaded: Map<number, PartReplies>;
   pendingByPart: Map<number, number>;
   report: CollectReport;
+  nonce: string;
+  /** The provider's batch objects, by part: asked for once per collect. */
+  remotes: Map<number, RemoteBatch>;
 }
 
 /** One writer per results file: collect holds `--out`'s lock while it reads and appends (run/lock.ts). */
@@ -106,12 +124,13 @@ export async function collectBatches(o: CollectOptions): Promise<CollectReport> 
 
 async function collectLocked(o: CollectOptions): Promise<CollectReport> {
   const stats = o.stats ?? new RunStats();
-  await refreshStatus(o.api, o.state, o.stateFile, o.signal);
+  const nonce = stateNonce(o.state, o.stateFile);
+  const remotes = await refreshStatus(o.api, o.state, o.stateFile, o.signal);
   const scan = await existingResults(o);
   const book = new RepairBook(o.repair, o.state.repairs, o.client);
   const report: CollectReport = { stats, pending: 0, repairsQueued: 0, alreadyWritten: 0, unknownIds: [], conflictingIds: [] };
-  await loadRepairs(o, book, report);
-  const walk = prepareWalk(o, stats, book, report);
+  const walk = prepareWalk(o, stats, book, report, nonce, remotes);
+  await loadRepairs(walk);
   const writer = new ResultsWriter(o.outFile, false);
   try {
     const items = o.items ? o.items() : readDataset(o.dataFile, o.signal ? { signal: o.signal } : {});
@@ -154,28 +173,37 @@ async function existingResults(o: CollectOptions): Promise<ResumeScan> {
   return scan;
 }
 
-/** Repair replies by the custom_id of the request they repair; repairs still running hold their row. */
-async function loadRepairs(o: CollectOptions, book: RepairBook, report: CollectReport): Promise<void> {
+/** Repair replies by the position of the request they repair; repairs still running hold their row. */
+async function loadRepairs(w: Walk): Promise<void> {
+  const { o, book } = w;
   for (const b of o.state.batches.filter((x) => x.kind === 'repair')) {
     const ids = new Set(o.state.repairs.filter((r) => r.part === b.part).map((r) => r.id));
     if (!isTerminal(b)) {
       ids.forEach((id) => book.running.add(id));
       continue;
     }
-    const loaded = await loadReplies(o.api, b, (id) => id.repair && ids.has(baseId(id)), o.signal);
-    report.unknownIds.push(...loaded.unknown);
-    report.conflictingIds.push(...loaded.conflicts);
-    for (const id of ids) book.replies.set(id, loaded.replies.get(`${id}.repair`) ?? missingReply(b));
+    const loaded = await partReplies(w, b, (id) => id.repair && ids.has(positionOf(id)));
+    for (const id of ids) book.settled.set(id, loaded);
   }
 }
 
-function baseId(id: RequestId): string {
-  return `r${id.row}${id.judge !== undefined ? `.j${id.judge}` : ''}.s${id.sample}.${id.order}`;
+/** A finished part's lines from the files its provider batch names now, checked against what the part sent. */
+async function partReplies(w: Walk, b: BatchEntry, sent: (id: RequestId) => boolean): Promise<PartReplies> {
+  const { o } = w;
+  const remote = w.remotes.get(b.part) ?? (await checkedRemote(o.api, o.state, b, o.stateFile, o.signal));
+  w.remotes.set(b.part, remote);
+  const files: BatchFiles = { ...(remote.outputFileId ? { outputFileId: remote.outputFileId } : {}), ...(remote.errorFileId ? { errorFileId: remote.errorFileId } : {}) };
+  // A line is a reply plus its envelope (ids, usage, logprobs): room for both.
+  const maxLineBytes = 2 * (o.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES) + 64 * 1024;
+  const loaded = await loadReplies(o.api, b, files, { sent: (id) => id.nonce === w.nonce && sent(id), maxLineBytes, ...(o.signal ? { signal: o.signal } : {}) });
+  w.report.unknownIds.push(...loaded.unknown);
+  w.report.conflictingIds.push(...loaded.conflicts);
+  return loaded;
 }
 
-function prepareWalk(o: CollectOptions, stats: RunStats, book: RepairBook, report: CollectReport): Walk {
+function prepareWalk(o: CollectOptions, stats: RunStats, book: RepairBook, report: CollectReport, nonce: string, remotes: Map<number, RemoteBatch>): Walk {
   const judges = stateJudges(o.state);
-  const clients = judges.map((j) => new BatchReplyClient(book, j.judge));
+  const clients = judges.map((j) => new BatchReplyClient(book, { maxTokensKey: o.state.maxTokensKey, nonce }, j.judge));
   const settings = o.state.settings as JudgeSettings;
   const panel: Panel | undefined = o.state.panel
     ? {
@@ -207,6 +235,8 @@ function prepareWalk(o: CollectOptions, stats: RunStats, book: RepairBook, repor
     loaded: new Map(),
     pendingByPart: new Map(),
     report,
+    nonce,
+    remotes,
   };
 }
 
@@ -221,7 +251,7 @@ async function collectRow(w: Walk, row: DatasetRow): Promise<LineOutcome> {
   const parts = judges.map((j) => partOf(w.o.state, row.row, j.judge));
   const waiting = parts.filter((p) => !p || !isTerminal(p));
   if (waiting.length > 0) return pending(w, waiting);
-  for (let i = 0; i < parts.length; i++) w.clients[i]!.at(parts[i]!, await repliesOf(w, parts[i]!));
+  for (let i = 0; i < parts.length; i++) w.clients[i]!.at(await repliesOf(w, parts[i]!));
   const rowStats = new RunStats();
   const ids = [...new Set(parts.map((p) => p!.id!))];
   const outcome = await judgeLine(row, w.composition, w.judgeFn, { ...w.ctx, stats: rowStats }, w.guard, { batch_id: ids.length === 1 ? ids[0] : ids });
@@ -237,20 +267,16 @@ function pending(w: Walk, parts: (BatchEntry | undefined)[]): LineOutcome {
 }
 
 /** A finished part's replies, downloaded once per collect (parts cover rows in order). */
-async function repliesOf(w: Walk, b: BatchEntry): Promise<Map<string, BatchReply>> {
+async function repliesOf(w: Walk, b: BatchEntry): Promise<PartReplies> {
   let replies = w.loaded.get(b.part);
   if (!replies) {
     const { state } = w.o;
     const orders = w.o.judge.strategy.orders;
-    const loaded = await loadReplies(
-      w.o.api,
+    replies = await partReplies(
+      w,
       b,
       (id) => !id.repair && id.judge === b.judge && b.rows[0] <= id.row && id.row <= b.rows[1] && id.sample < state.samples && orders.includes(id.order),
-      w.o.signal,
     );
-    w.report.unknownIds.push(...loaded.unknown);
-    w.report.conflictingIds.push(...loaded.conflicts);
-    replies = loaded.replies;
     // Parts before this one (of the same judge) are done with: rows arrive in order.
     for (const [part] of w.loaded) if (w.o.state.batches.find((x) => x.part === part)?.judge === b.judge) w.loaded.delete(part);
     w.loaded.set(b.part, replies);

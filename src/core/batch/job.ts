@@ -7,7 +7,7 @@ import { compositionError } from '../judge/engine/compose';
 import type { PreparedJudge } from '../judge/engine/prepare';
 import { memberLabels } from '../judge/panel/panel';
 import type { RowRange } from '../judge/run/runner';
-import { fingerprint, REQUEST_MAP, STATE_VERSION, type BatchState, type PanelSpec } from './state';
+import { fingerprint, newNonce, REQUEST_MAP, STATE_VERSION, type BatchState, type PanelSpec } from './state';
 
 export interface NewJob {
   judge: PreparedJudge;
@@ -34,6 +34,7 @@ export async function newJobState(j: NewJob): Promise<BatchState> {
   return {
     version: STATE_VERSION,
     createdAt: (j.now ?? new Date()).toISOString(),
+    nonce: newNonce(),
     provider: azure ? 'azure' : 'openai',
     baseURL: j.baseURL,
     ...(azure ? { azureApiVersion: j.azureApiVersion } : {}),

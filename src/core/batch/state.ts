@@ -2,12 +2,18 @@
 // `collect` and `cancel` need, written atomically after every upload and every batch created, so
 // an interrupted submit never loses a file or a batch that the provider already holds.
 import { createReadStream, promises as fs } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sha256Canonical } from '../results/keys';
 import { z } from 'zod';
 
-/** 2: panels (one part per judge: a provider batch file holds one model), `scoring: expected`. */
-export const STATE_VERSION = 2;
-export const REQUEST_MAP = 'r<row>[.j<judge>].s<sample>.<order>[.repair]' as const;
+/**
+ * 2: panels (one part per judge: a provider batch file holds one model), `scoring: expected`.
+ * 3: every custom_id carries the submission's nonce and the sha256 of its request, so a line from
+ * another submission, template or row cannot answer a request (collect refuses older states).
+ */
+export const STATE_VERSION = 3;
+export const REQUEST_MAP = 'r<row>[.j<judge>].s<sample>.<order>.<nonce>.<request sha256, 16 hex>[.repair]' as const;
+const OLD_REQUEST_MAPS = ['r<row>.s<sample>.<order>[.repair]', 'r<row>[.j<judge>].s<sample>.<order>[.repair]'] as const;
 
 /** Where the batch requests go: OpenAI's path, or Azure's (deployment as model, no /v1). */
 export type BatchEndpoint = '/v1/chat/completions' | '/chat/completions';
@@ -30,6 +36,7 @@ const batchEntry = z.object({
   bytes: z.number(),
   status: z.string().optional(),
   requestCounts: counts.optional(),
+  /** Kept by states of earlier versions; never read: collect asks the provider for its files. */
   outputFileId: z.string().optional(),
   errorFileId: z.string().optional(),
   /** Why the provider failed the batch as a whole (validation errors). */
@@ -39,7 +46,7 @@ const batchEntry = z.object({
 });
 
 const repairEntry = z.object({
-  /** custom_id of the request whose reply was invalid. */
+  /** The position (`r<row>[.j<judge>].s<sample>.<order>`) of the request whose reply was invalid. */
   id: z.string(),
   /** The invalid reply and why it failed validation (the repair request quotes both). */
   text: z.string(),
@@ -55,8 +62,10 @@ const panelSpec = z.object({
 });
 
 export const batchStateSchema = z.object({
-  version: z.union([z.literal(1), z.literal(STATE_VERSION)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(STATE_VERSION)]),
   createdAt: z.string(),
+  /** Random, per submission (version 3): in every custom_id and in the batches' metadata. */
+  nonce: z.string().regex(/^[0-9a-f]{16,64}$/).optional(),
   provider: z.enum(['openai', 'azure']),
   baseURL: z.string(),
   azureApiVersion: z.string().optional(),
@@ -84,7 +93,7 @@ export const batchStateSchema = z.object({
     shard: z.object({ index: z.number(), count: z.number() }).optional(),
   }),
   /** How a request's custom_id names it: `r<row>.s<sample>.<order>` (a panel's judge k: `r<row>.j<k>.s…`), repairs add `.repair`. */
-  requestMap: z.enum(['r<row>.s<sample>.<order>[.repair]', REQUEST_MAP]),
+  requestMap: z.enum([...OLD_REQUEST_MAPS, REQUEST_MAP]),
   /** Rows selected for judging, and requests rendered (all samples and pass orders). */
   totals: z.object({ rows: z.number(), requests: z.number() }),
   /** Rows the template could not be rendered for: failed rows without a request. */
@@ -109,7 +118,7 @@ export function isTerminal(b: BatchEntry): boolean {
 export class BatchStateError extends Error {
   override readonly name = 'BatchStateError';
   constructor(
-    readonly code: 'state-missing' | 'state-invalid' | 'state-exists' | 'data-changed' | 'batch-mismatch',
+    readonly code: 'state-missing' | 'state-invalid' | 'state-exists' | 'data-changed' | 'batch-mismatch' | 'state-old',
     message: string,
   ) {
     super(message);
@@ -181,14 +190,66 @@ export interface RequestId {
   sample: number;
   order: 'AB' | 'BA';
   repair: boolean;
+  /** The submission's nonce and the request's hash (version 3 ids). */
+  nonce: string;
+  hash: string;
 }
 
+/** Where a request sits in the job: `r<row>[.j<judge>].s<sample>.<order>` (what a repair entry names). */
 export function requestId(row: number, sample: number, order: 'AB' | 'BA', judge?: number): string {
   return `r${row}${judge !== undefined ? `.j${judge}` : ''}.s${sample}.${order}`;
 }
 
+/** The position of a parsed custom_id. */
+export function positionOf(id: Pick<RequestId, 'row' | 'sample' | 'order' | 'judge'>): string {
+  return requestId(id.row, id.sample, id.order, id.judge);
+}
+
+/** A request's custom_id: its position, the submission's nonce and the sha256 of the request body sent. */
+export function customId(position: string, nonce: string, body: Record<string, unknown>, repair = false): string {
+  return `${position}.${nonce}.${requestHash(body)}${repair ? '.repair' : ''}`;
+}
+
+/** The first 16 hex of sha256 over the canonical JSON of a request body (the line's `body`). */
+export function requestHash(body: Record<string, unknown>): string {
+  return sha256Canonical(body).slice(0, 16);
+}
+
 export function parseRequestId(id: string): RequestId | undefined {
-  const m = /^r(\d+)(?:\.j(\d+))?\.s(\d+)\.(AB|BA)(\.repair)?$/.exec(id);
+  const m = /^r(\d{1,12})(?:\.j(\d{1,4}))?\.s(\d{1,6})\.(AB|BA)\.([0-9a-f]{16,64})\.([0-9a-f]{16})(\.repair)?$/.exec(id);
   if (!m) return undefined;
-  return { row: Number(m[1]), ...(m[2] !== undefined ? { judge: Number(m[2]) } : {}), sample: Number(m[3]), order: m[4] as 'AB' | 'BA', repair: m[5] !== undefined };
+  return {
+    row: Number(m[1]),
+    ...(m[2] !== undefined ? { judge: Number(m[2]) } : {}),
+    sample: Number(m[3]),
+    order: m[4] as 'AB' | 'BA',
+    nonce: m[5]!,
+    hash: m[6]!,
+    repair: m[7] !== undefined,
+  };
+}
+
+/** A repair entry's position (`r<row>[.j<judge>].s<sample>.<order>`), parsed. */
+export function parsePosition(id: string): Pick<RequestId, 'row' | 'judge' | 'sample' | 'order'> | undefined {
+  const m = /^r(\d{1,12})(?:\.j(\d{1,4}))?\.s(\d{1,6})\.(AB|BA)$/.exec(id);
+  if (!m) return undefined;
+  return { row: Number(m[1]), ...(m[2] !== undefined ? { judge: Number(m[2]) } : {}), sample: Number(m[3]), order: m[4] as 'AB' | 'BA' };
+}
+
+/** A new submission's nonce. */
+export function newNonce(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/**
+ * The nonce of a state collect may trust its lines for; a state written before custom_ids carried
+ * one (version 1 or 2) is refused: any line of any batch could answer its requests.
+ */
+export function stateNonce(state: BatchState, stateFile: string): string {
+  if (state.version === STATE_VERSION && state.nonce !== undefined && state.requestMap === REQUEST_MAP) return state.nonce;
+  throw new BatchStateError(
+    'state-old',
+    `${stateFile} was submitted by an earlier version of Judge Studio, whose request ids carry no nonce or request hash, so its batches' lines cannot be checked against the rows; ` +
+      'collect it with the version that submitted it, or submit the job again',
+  );
 }

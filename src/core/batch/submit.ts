@@ -16,7 +16,7 @@ import { inRange } from '../judge/run/runner';
 import { chatBody } from '../judge/transport/openaiClient';
 import type { JudgeRequest } from '../judge/transport/types';
 import type { BatchApi } from './api';
-import { parseRequestId, requestId, writeState, type BatchEntry, type BatchState, type RepairEntry } from './state';
+import { customId, parsePosition, requestId, stateNonce, writeState, type BatchEntry, type BatchState, type RepairEntry } from './state';
 import { batchMetadata } from './verify';
 
 /** The providers' limits per input file (OpenAI and Azure alike). */
@@ -35,10 +35,15 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-/** The line for one request: `{custom_id, method, url, body}`, the body exactly as `run` posts it. */
-export function batchLine(customId: string, request: JudgeRequest, state: Pick<BatchState, 'endpoint' | 'maxTokensKey'>): string {
-  const body = chatBody(request, request.responseFormat?.mode ?? 'none', state.maxTokensKey);
-  return `${JSON.stringify({ custom_id: customId, method: 'POST', url: state.endpoint, body })}\n`;
+/** The body a batch line carries for a request: exactly what `run` posts. */
+export function batchBody(request: JudgeRequest, state: Pick<BatchState, 'maxTokensKey'>): Record<string, unknown> {
+  return chatBody(request, request.responseFormat?.mode ?? 'none', state.maxTokensKey);
+}
+
+/** The line for one request: `{custom_id, method, url, body}`; the custom_id names its position, the submission and the body's hash. */
+export function batchLine(position: string, request: JudgeRequest, state: Pick<BatchState, 'endpoint' | 'maxTokensKey'>, nonce: string, repair = false): string {
+  const body = batchBody(request, state);
+  return `${JSON.stringify({ custom_id: customId(position, nonce, body, repair), method: 'POST', url: state.endpoint, body })}\n`;
 }
 
 /** The judges of a state: one (undefined) or each panel member (1-based), with the settings its requests use. */
@@ -132,6 +137,7 @@ async function continueParts(o: SubmitOptions): Promise<void> {
  */
 export async function submitBatches(o: SubmitOptions): Promise<BatchState> {
   const { state, judge } = o;
+  const nonce = stateNonce(state, o.stateFile);
   await continueParts(o);
   const judges = stateJudges(state);
   const resumeAfter = judges.map((j) => state.batches.filter((b) => b.kind === 'main' && b.judge === j.judge).reduce((m, b) => Math.max(m, b.rows[1]), 0));
@@ -157,7 +163,7 @@ export async function submitBatches(o: SubmitOptions): Promise<BatchState> {
         if (i === todo[0]) state.renderFailures.push({ row: item.row, error: rendered.error });
         continue;
       }
-      const lines = rendered.passes.map((p) => batchLine(requestId(item.row, p.sample, p.order, judges[i]!.judge), p.request, state));
+      const lines = rendered.passes.map((p) => batchLine(requestId(item.row, p.sample, p.order, judges[i]!.judge), p.request, state, nonce));
       state.totals.requests += lines.length;
       await writers[i]!.add(item.row, lines);
     }
@@ -175,10 +181,11 @@ export async function submitBatches(o: SubmitOptions): Promise<BatchState> {
  */
 export async function submitRepairs(o: SubmitOptions): Promise<number> {
   const { state } = o;
+  const nonce = stateNonce(state, o.stateFile);
   await continueParts(o);
   const pending = new Map<number, RepairEntry[]>();
   for (const r of state.repairs) {
-    const id = r.part === undefined ? parseRequestId(r.id) : undefined;
+    const id = r.part === undefined ? parsePosition(r.id) : undefined;
     if (id) pending.set(id.row, [...(pending.get(id.row) ?? []), r]);
   }
   if (pending.size === 0) return 0;
@@ -191,8 +198,8 @@ export async function submitRepairs(o: SubmitOptions): Promise<number> {
     const repairs = isSkip(item) ? undefined : pending.get(item.row);
     if (!repairs || isSkip(item)) continue;
     for (const j of judges) {
-      const mine = repairs.filter((r) => parseRequestId(r.id)!.judge === j.judge);
-      const lines = mine.length > 0 ? repairLines(item, o.judge, state, j.settings, mine) : [];
+      const mine = repairs.filter((r) => parsePosition(r.id)!.judge === j.judge);
+      const lines = mine.length > 0 ? repairLines(item, o.judge, state, j.settings, mine, nonce) : [];
       if (lines.length === 0) continue;
       const part = await writers.get(j.judge)!.add(item.row, lines);
       for (const r of mine) r.part = part;
@@ -204,14 +211,14 @@ export async function submitRepairs(o: SubmitOptions): Promise<number> {
   return n;
 }
 
-function repairLines(row: DatasetRow, judge: PreparedJudge, state: BatchState, settings: JudgeSettings, repairs: RepairEntry[]): string[] {
+function repairLines(row: DatasetRow, judge: PreparedJudge, state: BatchState, settings: JudgeSettings, repairs: RepairEntry[], nonce: string): string[] {
   const rendered = rowRequests(row, judge, state.samples, settings);
   if (!rendered.ok) return [];
   return repairs.flatMap((r) => {
-    const id = parseRequestId(r.id)!;
+    const id = parsePosition(r.id)!;
     const pass: PassRequest | undefined = rendered.passes.find((p) => p.sample === id.sample && p.order === id.order);
     if (!pass) return [];
     const request = { ...pass.request, messages: repairConversation(pass.request.messages, r.text, r.error, judge.strategy) };
-    return [batchLine(`${r.id}.repair`, request, state)];
+    return [batchLine(r.id, request, state, nonce, true)];
   });
 }

@@ -38,7 +38,12 @@ export function judgeOfState(state: BatchState, stateFile: string): PreparedJudg
 
 /** The metadata submit gives every batch it creates. */
 export function batchMetadata(state: BatchState, entry: BatchEntry): Record<string, string> {
-  return { judge_studio_metric: state.metric, judge_studio_template: state.template.hash, judge_studio_part: String(entry.part) };
+  return {
+    judge_studio_metric: state.metric,
+    judge_studio_template: state.template.hash,
+    judge_studio_part: String(entry.part),
+    ...(state.nonce !== undefined ? { judge_studio_nonce: state.nonce } : {}),
+  };
 }
 
 /** Refuses a provider batch that is not the one this state's part created. */

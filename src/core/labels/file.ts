@@ -46,7 +46,7 @@ export function parseLabels(text: string): LabelsRead {
     }
     const parsed = lineOf(value);
     if (typeof parsed === 'string') skipped.push({ line, error: parsed });
-    else lines.push(parsed);
+    else lines.push({ ...parsed, line });
   });
   return { lines, skipped };
 }

@@ -25,10 +25,19 @@ export function humanColumn(metric: string, label: LabelValue): string {
   return typeof label === 'number' ? `${metric}/human_rating` : `${metric}/human_pairwise_choice`;
 }
 
-/** The items with labels joined in; `stats` is complete once the iteration has finished. */
-export function joinLabels(items: Items, metric: string, human: HumanLabels, fields: readonly string[] | undefined): { items: AsyncIterable<DatasetItem>; stats: JoinStats } {
+/**
+ * The items with labels joined in; `stats` is complete once the iteration has finished, and
+ * `lineOf` names the labels file's line a joined record's human label came from (for messages).
+ */
+export function joinLabels(
+  items: Items,
+  metric: string,
+  human: HumanLabels,
+  fields: readonly string[] | undefined,
+): { items: AsyncIterable<DatasetItem>; stats: JoinStats; lineOf: (record: object) => number | undefined } {
   const stats: JoinStats = { joined: 0, overridden: 0, without_key: 0, unmatched: 0, tied: human.tied };
   const used = new Set<string>();
+  const origins = new WeakMap<object, number>();
   async function* run(): AsyncIterable<DatasetItem> {
     for await (const item of items) {
       if (isSkip(item)) {
@@ -51,9 +60,12 @@ export function joinLabels(items: Items, metric: string, human: HumanLabels, fie
       const before = item.record[column];
       if (before !== undefined && before !== null && before !== '' && String(before).toUpperCase() !== String(label)) stats.overridden++;
       stats.joined++;
-      yield { ...item, record: { ...item.record, [column]: label } };
+      const record = { ...item.record, [column]: label };
+      const line = human.lines.get(key);
+      if (line !== undefined) origins.set(record, line);
+      yield { ...item, record };
     }
     for (const key of human.labels.keys()) if (!used.has(key)) stats.unmatched++;
   }
-  return { items: run(), stats };
+  return { items: run(), stats, lineOf: (record) => origins.get(record) };
 }

@@ -41,6 +41,8 @@ export function majority(annotators: ReadonlyMap<string, LabelLine>): Majority {
 export interface HumanLabels {
   /** key → majority label. */
   labels: Map<string, LabelValue>;
+  /** key → the line of the labels file that gave its majority label (the first standing one that did). */
+  lines: Map<string, number>;
   /** Keys whose annotators tied. */
   tied: number;
   annotators: string[];
@@ -52,16 +54,21 @@ export interface HumanLabels {
 export function humanLabels(lines: readonly LabelLine[], metric: string): HumanLabels {
   const current = currentLabels(lines, metric);
   const labels = new Map<string, LabelValue>();
+  const at = new Map<string, number>();
   const annotators = new Set<string>();
   let tied = 0;
   for (const [key, byAnnotator] of current) {
     for (const a of byAnnotator.keys()) annotators.add(a);
     const m = majority(byAnnotator);
     if (m.label === undefined) tied++;
-    else labels.set(key, m.label);
+    else {
+      labels.set(key, m.label);
+      const line = [...byAnnotator.values()].find((l) => l.label === m.label)?.line;
+      if (line !== undefined) at.set(key, line);
+    }
   }
   const fields = lines.find((l) => l.metric === metric && l.fields && l.fields.length > 0)?.fields;
-  return { labels, tied, annotators: [...annotators].sort(), fields };
+  return { labels, lines: at, tied, annotators: [...annotators].sort(), fields };
 }
 
 /** Metrics named in the lines, most labelled first. */

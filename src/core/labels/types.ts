@@ -18,6 +18,8 @@ export interface LabelLine {
   shown?: 'AB' | 'BA';
   /** The input fields `_key` was computed over, so a dataset without `_key` can be joined later. */
   fields?: string[];
+  /** The 1-based line the label was read from (never written: messages point at it). */
+  line?: number;
 }
 
 /** A line of the labels file that could not be read: reported and skipped, never fatal. */

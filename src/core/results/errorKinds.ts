@@ -13,6 +13,8 @@ export const ERROR_KINDS = [
   'no-majority', // a panel gave no strict majority (pass/fail)
   'quorum', // fewer panel judges answered than the quorum
   'internal', // a bug in Judge Studio itself; reported, never retried as a network error
+  'reply-too-large', // the reply body passed --max-reply-bytes; the connection was closed
+  'ambiguous-verdict', // `verdict.match: unique`: the reply gave different verdicts, even after the one repair request
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -35,4 +37,6 @@ export const ERROR_KIND_HELP: Record<ErrorKind, string> = {
   'no-majority': 'a panel of judges gave no strict majority',
   quorum: 'fewer panel judges answered than the quorum asks',
   internal: 'a bug in Judge Studio; please report it with the log',
+  'reply-too-large': 'the reply was longer than --max-reply-bytes (default 8 MiB); it was not read further nor kept',
+  'ambiguous-verdict': 'with `verdict.match: unique`, the reply gave two different verdicts, even after one repair request',
 };

@@ -6,8 +6,9 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { acquireResultsLock, type ResultsLock } from '../judge/run/lock';
 import { rowOf } from './latest';
+import type { ShardIdentity } from './shards';
 
-export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'mixed-datasets' | 'not-results' | 'out-exists' | 'unreadable';
+export type MergeErrorCode = 'mixed-metrics' | 'mixed-templates' | 'mixed-datasets' | 'missing-shard' | 'not-results' | 'out-exists' | 'unreadable';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';
@@ -26,6 +27,8 @@ export interface MergeOptions {
   overwrite?: boolean;
   /** Names shown in messages (default: the paths as given). */
   label?: (file: string) => string;
+  /** What each input's run recorded of its shard (`run --shard K/N`), in input order; undefined: not a shard, or not known. */
+  shards?: readonly (ShardIdentity | undefined)[];
 }
 
 export interface MergeReport {
@@ -88,6 +91,7 @@ function signatureOf(templates: Record<string, string>): string {
  * still writing is refused, not read half-way), and releases them however it ends.
  */
 export async function mergeResults(opts: MergeOptions): Promise<MergeReport> {
+  if (opts.shards) checkShards(opts.inputs.map((f, i) => ({ file: (opts.label ?? ((x: string) => x))(f), shard: opts.shards![i] })));
   const locks: ResultsLock[] = [];
   try {
     for (const f of [opts.out, ...opts.inputs]) locks.push(await acquireResultsLock(f, { command: 'judge-studio merge' }));
@@ -191,6 +195,49 @@ function checkSameRow(before: Standing, now: { file: number; key: string | undef
     `${before.where} and ${now.where} are both row ${row} but of different inputs (_key ${before.key} vs ${now.key}): ` +
       'these files come from different datasets (or the dataset changed between shards); merge only the shards of one run',
   );
+}
+
+/**
+ * Shards merge only with the other shards of their run: all of one dataset (its fingerprint), all
+ * K/N with one N, every K present. Files that are no shard at all merge as before (by `_row` and
+ * `_key`), but not mixed with shards, whose rows never share a `_row` to be compared by.
+ */
+export function checkShards(inputs: readonly { file: string; shard: ShardIdentity | undefined }[]): void {
+  const sharded = inputs.filter((i) => i.shard !== undefined);
+  if (sharded.length === 0) return;
+  const plain = inputs.find((i) => i.shard === undefined);
+  if (plain) {
+    throw new MergeError(
+      'mixed-datasets',
+      `${plain.file} records no shard (its run manifest ${plain.file}.run.json is missing, or the run had no --shard), but ${sharded[0]!.file} is shard ${describeShard(sharded[0]!.shard!)}: ` +
+        'shards never share a row to be compared by, so merge takes shards only with the manifest each run wrote beside them',
+    );
+  }
+  const first = sharded[0]!;
+  const a = first.shard!;
+  for (const other of sharded.slice(1)) {
+    const b = other.shard!;
+    if (b.dataset.keys !== a.dataset.keys || b.dataset.rows !== a.dataset.rows || b.count !== a.count) {
+      throw new MergeError(
+        'mixed-datasets',
+        `${first.file} is shard ${describeShard(a)} of a dataset of ${a.dataset.rows} row(s) (fingerprint ${a.dataset.keys}), but ${other.file} is shard ${describeShard(b)} of ` +
+          `${b.dataset.keys === a.dataset.keys ? 'the same dataset' : `a dataset of ${b.dataset.rows} row(s) (fingerprint ${b.dataset.keys})`}: merge only the shards of one run`,
+      );
+    }
+  }
+  const given = new Set(sharded.map((i) => i.shard!.index));
+  const missing = Array.from({ length: a.count }, (_, k) => k + 1).filter((k) => !given.has(k));
+  if (missing.length > 0) {
+    throw new MergeError(
+      'missing-shard',
+      `shard ${missing.map((k) => `${k}/${a.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing (given: ${sharded.map((i) => `${describeShard(i.shard!)} in ${i.file}`).join(', ')}); ` +
+        'merge every shard of the run, or its rows are left out',
+    );
+  }
+}
+
+function describeShard(s: ShardIdentity): string {
+  return `${s.index}/${s.count}`;
 }
 
 /** Every standing line must come from the same metric(s) and template version(s). */

@@ -56,6 +56,16 @@ export class BoundedRegex {
     if (!m) return undefined;
     return { index: m.index, groups: { ...(m.groups ?? {}) } };
   }
+
+  /** Every match left to right (at most `limit`), each search linear in the text's length. */
+  execAll(text: string, limit: number): BoundedMatch[] {
+    const out: BoundedMatch[] = [];
+    for (const m of this.re.matchAll(text) as Iterable<string[] & { index: number; groups?: Record<string, string | undefined> }>) {
+      out.push({ index: m.index, groups: { ...(m.groups ?? {}) } });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
 }
 
 /** JavaScript's `\s`: ASCII whitespace, \v, Unicode space separators, line/paragraph separators, BOM. */

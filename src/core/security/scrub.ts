@@ -1,7 +1,9 @@
-// Secrets never stored or printed: text from a server (an error message, a reply) is scrubbed of the
-// key values in use, and error text of anything shaped like a credential, before it reaches a
-// results file, the cache, a log or the screen. The transport applies this once (errors.ts,
-// openaiClient.ts); the CLI's output and the editor's request log apply it again as a last guard.
+// Secrets never stored or printed: every string a server sends (a reply's text, its model name and
+// ids, an error message) is scrubbed of the key values in use, and everything but the reply text of
+// anything shaped like a credential too, before it reaches a results file, the cache, a manifest, a
+// log or the screen. Transports apply it once, through scrubReply and scrubSecrets (openaiClient.ts,
+// errors.ts, batch/api.ts, batch/replies.ts); the CLI's output and the editor's output channel
+// apply it again as a last guard.
 
 export const MASK = '«redacted»';
 
@@ -50,6 +52,25 @@ export function scrubSecrets(text: string, secrets: readonly string[] = []): str
   let out = scrubValues(text, secrets);
   for (const [shape, replacement] of SHAPES) out = out.replace(shape, replacement);
   return out;
+}
+
+/** A reply's model name (or id) is a label: longer than this is cut, with a mark. */
+export const MAX_LABEL_CHARS = 200;
+
+/** A short string a server sends besides its reply text (a model name, an id): scrubbed like an error, bounded, on one line. */
+export function scrubLabel(text: string, secrets: readonly string[] = []): string {
+  const clean = scrubSecrets(text, secrets).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return clean.length > MAX_LABEL_CHARS ? `${clean.slice(0, MAX_LABEL_CHARS)}…` : clean;
+}
+
+/**
+ * The one scrub of a reply, for every transport: its text is masked of the values in use (a shape
+ * test would rewrite what a judge wrote about tokens), its model name of values and shapes alike.
+ */
+export function scrubReply<R extends { text: string; model: string }>(reply: R, secrets: readonly string[]): R {
+  const text = scrubValues(reply.text, secrets);
+  const model = scrubLabel(reply.model, secrets);
+  return text === reply.text && model === reply.model ? reply : { ...reply, text, model };
 }
 
 /** Environment variable names that hold a secret by their name alone. */

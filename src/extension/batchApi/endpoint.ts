@@ -1,7 +1,7 @@
 // The endpoint a provider batch goes to: the configured OpenAI-compatible endpoint with the key
 // stored for its origin. A VS Code language model has no Batch API, so it is refused with a reason.
-import { createSdk, type OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
-import { sdkBatchApi, type BatchApi } from '../../core/batch/api';
+import type { OpenAIClientOptions } from '../../core/judge/transport/openaiClient';
+import { batchApiFor, type BatchApi } from '../../core/batch/api';
 import { originOf } from '../providers/model/origin';
 import { chooseModel, providerPlan, SECTION } from '../providers/model/settings';
 import { readSettings } from '../providers/resolve';
@@ -30,5 +30,5 @@ export async function batchEndpoint(studio: Studio, baseURL?: string, templateMo
     headers: settings.headers,
     ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}),
   };
-  return { ok: true, api: sdkBatchApi(createSdk(options, 2)), options, model: chooseModel(settings, templateModel), structured: settings.structured };
+  return { ok: true, api: batchApiFor(options), options, model: chooseModel(settings, templateModel), structured: settings.structured };
 }

@@ -15,7 +15,7 @@ export function registerSidebar(studio: Studio, history: History): HistoryTree {
     history.onDidChange(() => tree.refresh()),
     vscode.commands.registerCommand(COMMANDS.refreshHistory, () => tree.refresh()),
     // Select two batches (Ctrl/Cmd+click), then Compare Runs in their context menu or the view's title.
-    vscode.commands.registerCommand(COMPARE_HISTORY_COMMAND, (clicked?: unknown, selected?: unknown) => compareFromHistory(history, view.selection, clicked, selected)),
+    vscode.commands.registerCommand(COMPARE_HISTORY_COMMAND, (clicked?: unknown, selected?: unknown) => compareFromHistory(studio.log, history, view.selection, clicked, selected)),
   );
   return tree;
 }

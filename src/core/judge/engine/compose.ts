@@ -10,7 +10,8 @@ import { tieredJudge, type ContextJudge, type TierOptions, type TierStats } from
 import { resultLine } from './line';
 import type { EngineContext } from './pass';
 import type { PreparedJudge } from './prepare';
-import { judgeRow, type RowOutcome } from './row';
+import { failedColumns, judgeRow, type RowOutcome } from './row';
+import { internalError, ReplyNotReady } from '../transport/types';
 import { SelfJudgingGuard } from './selfJudging';
 
 export interface Composition {
@@ -69,11 +70,22 @@ export function selfJudgingGuard(c: Composition, runModel: string, log?: (m: str
   return new SelfJudgingGuard(field, judges, log);
 }
 
-/** One row through the composed judge to its results line: the one place a line is built from a verdict. */
+/**
+ * One row through the composed judge to its results line: the one place a line is built from a
+ * verdict. Whatever a reply does to the engine, it is this row's failure (kind `internal`), never
+ * the run's end: the other rows go on and --resume moves past it.
+ */
 export async function judgeLine(row: DatasetRow, c: Composition, judge: ContextJudge, ctx: EngineContext, guard?: SelfJudgingGuard, extra: Record<string, unknown> = {}): Promise<LineOutcome> {
-  const outcome: RowOutcome = await judge(row, ctx);
-  if (outcome.status === 'aborted' || outcome.status === 'deferred') return outcome;
-  const same = guard?.check(row.record) ?? [];
-  const line = resultLine(row, c.judge, { ...outcome.columns, ...extra, ...(same.length > 0 ? { self_judging: same } : {}) });
-  return outcome.status === 'ok' ? { status: 'ok', line } : { status: 'failed', line, error: outcome.error, kind: outcome.kind };
+  try {
+    const outcome: RowOutcome = await judge(row, ctx);
+    if (outcome.status === 'aborted' || outcome.status === 'deferred') return outcome;
+    const same = guard?.check(row.record) ?? [];
+    const line = resultLine(row, c.judge, { ...outcome.columns, ...extra, ...(same.length > 0 ? { self_judging: same } : {}) });
+    return outcome.status === 'ok' ? { status: 'ok', line } : { status: 'failed', line, error: outcome.error, kind: outcome.kind };
+  } catch (e) {
+    if (e instanceof ReplyNotReady) throw e;
+    if (ctx.signal?.aborted) return { status: 'aborted' };
+    const error = internalError(e).message;
+    return { status: 'failed', line: resultLine(row, c.judge, { ...failedColumns(c.judge, error, 'internal', { model: ctx.settings.model }), ...extra }), error, kind: 'internal' };
+  }
 }

@@ -39,6 +39,8 @@ export interface EngineContext extends CallContext {
    * a call that keeps failing is its own endpoint's failure, not an outage of the run.
    */
   peers?: readonly { client: JudgeClient; model: string }[];
+  /** Keep the whole text of failed replies in `raw_replies` (a debug option); else each is cut at RAW_REPLY_CHARS. */
+  keepRawReplies?: boolean;
 }
 
 /** One request of a row, ready to send: which sample and order it is, and what it says. */
@@ -182,7 +184,7 @@ export async function judgeOnce<R extends Record<string, unknown>>(pass: PassReq
       answer = await ask(conversation, { step: 'repair', previous: answer.text, error: firstError });
       checked = check(answer.text);
       if (!checked.ok) {
-        return { ok: false, kind: 'invalid-reply', error: `invalid reply (${firstError}); still invalid after one repair request (${checked.error})`, rawReplies: raw };
+        return { ok: false, kind: checked.kind ?? 'invalid-reply', error: `invalid reply (${firstError}); still invalid after one repair request (${checked.error})`, rawReplies: raw };
       }
       repaired = true;
     }

@@ -80,10 +80,12 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   const model = answered?.ok ? answered.model : ctx.settings.model;
 
   const failure = outcomes.find((o) => !o.result.ok);
-  if (failure && !failure.result.ok) {
+  // Under `swap_rule: votes` a failed pass abstains while its sample has another pass that answered.
+  const abstained = failure && strategy.abstain ? abstentions(outcomes, samples) : undefined;
+  if (failure && !failure.result.ok && !abstained) {
     const where = [strategy.orders.length > 1 ? `${failure.order} pass` : '', samples > 1 ? `sample ${failure.sample + 1}` : ''].filter(Boolean);
     const error = `${where.length ? `${where.join(', ')}: ` : ''}${failure.result.error}`;
-    const raw = failure.result.rawReplies;
+    const raw = failure.result.rawReplies.map((text) => boundedRawReply(text, ctx.keepRawReplies === true));
     const extra = { model, ...(raw.length ? { raw_replies: raw } : {}) };
     return { status: 'failed', error, kind: failure.result.kind, columns: failedColumns(judge, error, failure.result.kind, extra, passesOf(failure.sample)) };
   }
@@ -94,10 +96,41 @@ export async function judgeRow(row: DatasetRow, judge: PreparedJudge, samples: n
   if (undecided !== undefined) return { status: 'failed', error: undecided, kind: 'no-majority', columns: failedColumns(judge, undecided, 'no-majority', { ...strategy.columns(judgments, samples), model }) };
   // A verdict that needed the repair request says so, so the editor can badge it.
   const repaired = outcomes.some((o) => o.result.ok && o.result.repaired);
+  const columns = strategy.columns(judgments, samples);
+  if (abstained) columns.passes = [...(Array.isArray(columns.passes) ? (columns.passes as unknown[]) : []), ...abstained];
   return {
     status: 'ok',
-    columns: { ...strategy.columns(judgments, samples), ...expectedColumn(outcomes.map((o) => o.result)), model, ...(repaired ? { repaired: true } : {}) },
+    columns: { ...columns, ...expectedColumn(outcomes.map((o) => o.result)), model, ...(repaired ? { repaired: true } : {}) },
   };
+}
+
+type Outcome = PassRequest & { result: PassOutcome<Record<string, unknown>> };
+
+/** Failures that are the judge's answer (a reply with no readable verdict), not the transport's: they abstain. */
+const UNREADABLE: readonly ErrorKind[] = ['invalid-reply', 'ambiguous-verdict'];
+
+/**
+ * The failed passes as `passes` entries (winner null, their error), or undefined when a sample has
+ * no pass that answered and a pass of it failed for another reason than an unreadable reply (a
+ * network error is retried on resume, never voted away).
+ */
+function abstentions(outcomes: readonly Outcome[], samples: number): Record<string, unknown>[] | undefined {
+  for (let s = 0; s < samples; s++) {
+    const own = outcomes.filter((o) => o.sample === s);
+    if (!own.some((o) => o.result.ok) && !own.every((o) => !o.result.ok && UNREADABLE.includes(o.result.kind))) return undefined;
+  }
+  return outcomes.flatMap((o) =>
+    o.result.ok ? [] : [{ ...(samples > 1 ? { sample: o.sample + 1 } : {}), order: o.order, winner: null, error: o.result.error, error_kind: o.result.kind }],
+  );
+}
+
+/** Of each reply a failed row keeps in `raw_replies`, this many characters (the full text only with --keep-raw-replies). */
+export const RAW_REPLY_CHARS = 8_000;
+
+/** A failed reply as `raw_replies` keeps it: its start, and a mark saying how much was left out. */
+export function boundedRawReply(text: string, keepAll: boolean): string {
+  if (keepAll || text.length <= RAW_REPLY_CHARS) return text;
+  return `${text.slice(0, RAW_REPLY_CHARS)}… [${(text.length - RAW_REPLY_CHARS).toLocaleString('en-US')} more characters not kept; --keep-raw-replies keeps them]`;
 }
 
 /** `scoring: expected`: the mean of the samples' expected scores, null when any sample had none. */

@@ -24,16 +24,27 @@ export interface LockHolder {
   token: string;
 }
 
-/** The file is being written by someone else: nothing was written. */
+/**
+ * The lock cannot be had: another writer holds it, or (`failure`) the lock file cannot be created
+ * at all (a full disk, no permission). Either way nothing was written, and front ends stop with
+ * this message (CLI: exit 2).
+ */
 export class ResultsLockedError extends Error {
   override readonly name = 'ResultsLockedError';
   constructor(
     readonly file: string,
     readonly lockFile: string,
     readonly holder: LockHolder | undefined,
+    /** Why the lock file could not be created, when no holder stopped it. */
+    readonly failure?: NodeJS.ErrnoException,
   ) {
-    super(lockedMessage(file, lockFile, holder));
+    super(failure ? cannotCreateMessage(file, lockFile, failure) : lockedMessage(file, lockFile, holder));
   }
+}
+
+function cannotCreateMessage(file: string, lockFile: string, e: NodeJS.ErrnoException): string {
+  const why = e.code === 'ENOSPC' ? 'the disk is full' : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS' ? 'the folder cannot be written' : 'it failed';
+  return `cannot create the lock ${lockFile} beside ${file}: ${why} (${e.code ?? e.message}); nothing was written. Free space or fix the folder's permissions (or choose an --out elsewhere), then run again`;
 }
 
 export interface ResultsLock {
@@ -63,7 +74,7 @@ export async function acquireResultsLock(file: string, opts: LockOptions = {}): 
   const holder = ownHolder(opts.command);
   const text = `${JSON.stringify(holder)}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await create(lockFile, text)) return held(file, lockFile, holder);
+    if (await create(lockFile, text).catch((e: NodeJS.ErrnoException) => Promise.reject(new ResultsLockedError(file, lockFile, undefined, e)))) return held(file, lockFile, holder);
     const existing = await readHolder(lockFile);
     if (existing === 'gone') continue; // released between our try and our read
     if (existing !== undefined && !isStale(existing)) throw new ResultsLockedError(file, lockFile, existing);
@@ -98,11 +109,14 @@ function lockedMessage(file: string, lockFile: string, holder: LockHolder | unde
   return `${file} is being written by another run (${describeHolder(holder)}); wait for it to finish or stop it, then try again.${elsewhere}`;
 }
 
-/** Writes the lock whole before it can be seen: a temporary file linked into place (link fails if the lock exists). */
+/**
+ * Writes the lock whole before it can be seen: a temporary file linked into place (link fails if
+ * the lock exists). The temporary file goes whatever happens, a full disk included.
+ */
 async function create(lockFile: string, text: string): Promise<boolean> {
   const tmp = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.writeFile(tmp, text, { flag: 'wx' });
   try {
+    await fs.writeFile(tmp, text, { flag: 'wx' });
     await fs.link(tmp, lockFile);
     return true;
   } catch (e) {

@@ -63,6 +63,8 @@ export interface PipelineOptions {
   panel?: Panel;
   /** Tiered judging: a screen model first, the run's model for the rows it escalates (tiers/tiered.ts). */
   tiers?: { options: TierOptions; stats: TierStats };
+  /** Keep failed replies whole in `raw_replies` (`--keep-raw-replies`). */
+  keepRawReplies?: boolean;
   /** Injectable for tests; default streams the dataset file. */
   items?: (signal: AbortSignal) => AsyncIterable<DatasetItem>;
 }
@@ -213,6 +215,7 @@ function runnerOptions(opts: PipelineOptions, own: Pick<RunnerOptions, 'items' |
     ...(opts.onSkip ? { onSkip: opts.onSkip } : {}),
     ...(opts.panel ? { panel: opts.panel } : {}),
     ...(opts.tiers ? { tiers: opts.tiers } : {}),
+    ...(opts.keepRawReplies ? { keepRawReplies: true } : {}),
   };
 }
 
@@ -255,7 +258,7 @@ async function checkResume(opts: PipelineOptions): Promise<ResumeScan> {
 }
 
 function nothingReadReason(stats: RunStats, reason: StopReason): string | undefined {
-  if (reason !== 'done' || stats.done > 0 || stats.alreadyDone > 0 || stats.moved > 0) return undefined;
+  if (reason !== 'done' || stats.done > 0 || stats.alreadyDone > 0 || stats.moved > 0 || stats.relabeled > 0) return undefined;
   if (stats.skippedLines > 0) {
     const reasons = Object.entries(stats.skippedByReason).map(([r, n]) => `${n} ${r}`).join(', ');
     return `none of the selected records could be read (${stats.skippedLines} skipped: ${reasons}); nothing was judged`;
@@ -286,6 +289,11 @@ export function resumeNotices(stats: RunStats): string[] {
     );
   }
   if (stats.moved > 0) notes.push(`${stats.moved} verdict(s) carried to the row number their inputs have now (rows were inserted or moved), without a request`);
+  if (stats.relabeled > 0) {
+    notes.push(
+      `${stats.relabeled} row(s) have human labels that changed in the dataset since they were judged: their verdicts were written again with the dataset's labels (no request), so calibrate uses the new ones`,
+    );
+  }
   return notes;
 }
 

@@ -32,6 +32,7 @@ function engineContext(opts: RunnerOptions, stats: RunStats, limiter: AdaptiveLi
     signal,
     ...(opts.outage ? { outage: opts.outage } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.keepRawReplies ? { keepRawReplies: true } : {}),
     notices: new Set<string>(),
     onAttempt: () => stats.calls++,
     onRetry: (event) => {
@@ -44,8 +45,9 @@ function engineContext(opts: RunnerOptions, stats: RunStats, limiter: AdaptiveLi
 
 /**
  * Whether a dataset item is judged: an unreadable record is counted and reported; on --resume a row
- * whose judgment stands is kept, and one whose inputs were judged under another row number gets
- * that verdict carried over (written here, no request).
+ * whose judgment stands is kept, one whose inputs were judged under another row number gets that
+ * verdict carried over, and one whose human labels changed gets its verdict with the new labels
+ * (both written here, no request).
  */
 async function admit(item: DatasetItem, opts: RunnerOptions, stats: RunStats): Promise<DatasetRow | undefined> {
   if (isSkip(item)) {
@@ -61,14 +63,16 @@ async function admit(item: DatasetItem, opts: RunnerOptions, stats: RunStats): P
     stats.alreadyDone++;
     return undefined;
   }
-  if (decision?.action === 'move') {
+  if (decision?.action === 'move' || decision?.action === 'relabel') {
+    // The verdict stands; the line is the row's as the dataset has it now (its number, its labels).
     const old = await opts.resume!.read(decision.from);
     const line = resultLine(item, opts.judge, judgeColumnsOf(old, opts.judge.metric));
     opts.write(line, { status: 'ok', line });
-    stats.moved++;
+    if (decision.action === 'move') stats.moved++;
+    else stats.relabeled++;
     return undefined;
   }
-  if (decision?.setAside) stats.setAside++;
+  if (decision?.action === 'judge' && decision.setAside) stats.setAside++;
   return item;
 }
 
@@ -118,6 +122,8 @@ export interface RunnerOptions {
   panel?: Panel;
   /** Tiered judging: a screen model first; the run's judge (one model or the panel) for the rows it escalates. */
   tiers?: { options: TierOptions; stats: TierStats };
+  /** Keep failed replies whole in `raw_replies` (debugging a judge); else each is cut with a mark. */
+  keepRawReplies?: boolean;
 }
 
 /** A row the runner wrote (a transport that defers rows has no place in a run). */

@@ -2,14 +2,17 @@
 // versions wrote them, and cutting off a torn last line so appending cannot glue two rows together.
 import { createReadStream, promises as fs } from 'node:fs';
 import * as readline from 'node:readline';
-import { rowKey } from '../../results/keys';
+import { canonicalJson, rowKey } from '../../results/keys';
 import { ROW_KEY } from '../../results/latest';
 import { KEY_KEY } from '../engine/line';
 
-/** The line standing for one `_row`: its row identity and whether it is a failure. */
+/** The line standing for one `_row`: its row identity, whether it is a failure, where it is and its human labels. */
 interface RowEntry {
   key: string | undefined;
   failed: boolean;
+  at: LineAt;
+  /** The line's human label columns of the metric, as canonical JSON ('' when it has none). */
+  labels: string;
 }
 
 /** Where a judged line is in the file, to carry its verdict to the row that now has its inputs. */
@@ -23,6 +26,8 @@ export interface LineAt {
 export type ResumeDecision =
   /** The line at this row is a judgment of this very row (same `_key`): kept. */
   | { action: 'keep' }
+  /** Kept too, but the dataset's human labels of the row changed since: its verdict is written again with them, no request. */
+  | { action: 'relabel'; from: LineAt }
   /** A judgment of these inputs stands under another row number (the dataset moved): its verdict is carried over, no request. */
   | { action: 'move'; from: LineAt }
   /** No judgment of this row: judge it. `setAside`: the line at this row belongs to other inputs. */
@@ -44,7 +49,7 @@ export interface ResumeScan {
   foreign: number;
   /** Another metric named by the foreign lines, for the message. */
   foreignMetric?: string;
-  /** Whether the line standing for `row` is a judgment of exactly these inputs (its `_key`). */
+  /** Whether the line standing for `row` is a judgment of exactly these inputs (its `_key`), whatever its labels. */
   keeps(row: number, record: Record<string, unknown>): boolean;
   /** What resume does with this dataset row (see ResumeDecision). */
   decide(row: number, record: Record<string, unknown>): ResumeDecision;
@@ -63,12 +68,18 @@ export interface ScanOptions {
 class ScanIndex {
   readonly byRow = new Map<number, RowEntry>();
   readonly byKey = new Map<string, LineAt>();
-  constructor(private readonly keyFields: readonly string[] | undefined) {}
+  constructor(
+    private readonly keyFields: readonly string[] | undefined,
+    /** `metric/`: whose human label columns a kept line must share with its dataset row. */
+    readonly prefix: string | undefined,
+  ) {}
 
   decide(row: number, record: Record<string, unknown>): ResumeDecision {
     const at = this.byRow.get(row);
     const key = this.keyFields ? rowKey(record, this.keyFields) : undefined;
-    if (at && !at.failed && (key === undefined || at.key === key)) return { action: 'keep' };
+    if (at && !at.failed && (key === undefined || at.key === key)) {
+      return this.prefix === undefined || humanLabels(record, this.prefix) === at.labels ? { action: 'keep' } : { action: 'relabel', from: at.at };
+    }
     // A failed row is judged again, never given another row's verdict.
     const moved = key !== undefined && !(at?.failed && at.key === key) ? this.byKey.get(key) : undefined;
     if (moved) return { action: 'move', from: moved };
@@ -82,7 +93,7 @@ class ScanIndex {
  * judged again. Where a row has several lines, the last one stands.
  */
 export async function scanResults(file: string, opts: ScanOptions = {}): Promise<ResumeScan> {
-  const index = new ScanIndex(opts.keyFields);
+  const index = new ScanIndex(opts.keyFields, opts.metric !== undefined ? `${opts.metric}/` : undefined);
   const scan: ResumeScan = {
     done: new Set(),
     failed: new Set(),
@@ -91,7 +102,7 @@ export async function scanResults(file: string, opts: ScanOptions = {}): Promise
     hashes: new Map(),
     unhashed: 0,
     foreign: 0,
-    keeps: (row, record) => index.decide(row, record).action === 'keep',
+    keeps: (row, record) => ['keep', 'relabel'].includes(index.decide(row, record).action),
     decide: (row, record) => index.decide(row, record),
     read: (at) => readLineAt(file, at),
   };
@@ -152,11 +163,19 @@ function addLine(scan: ResumeScan, index: ScanIndex, text: string, at: { offset:
   const failed = prefix !== undefined ? typeof record[`${prefix}error`] === 'string' : false;
   const key = typeof record[KEY_KEY] === 'string' ? (record[KEY_KEY] as string) : undefined;
   // The last line per row stands: a retried row moves from failed to done, or back.
-  index.byRow.set(row, { key, failed });
+  index.byRow.set(row, { key, failed, at: { row, ...at }, labels: prefix !== undefined ? humanLabels(record, prefix) : '' });
   if (key !== undefined && !failed) index.byKey.set(key, { row, ...at });
   (failed ? scan.failed : scan.done).add(row);
   (failed ? scan.done : scan.failed).delete(row);
   return true;
+}
+
+/** A record's human label columns of one metric (`m/human_…`) as canonical JSON, '' when it has none. */
+function humanLabels(record: Record<string, unknown>, prefix: string): string {
+  const human = `${prefix}human_`;
+  let labels: Record<string, unknown> | undefined;
+  for (const k in record) if (k.startsWith(human) && Object.hasOwn(record, k)) (labels ??= {})[k] = record[k];
+  return labels ? canonicalJson(labels) : '';
 }
 
 /** The text of a line found by the scan (to carry its verdict over to the row's new number). */

@@ -22,6 +22,8 @@ export class RunStats {
   setAside = 0;
   /** --resume: verdicts carried to the row number their inputs have now (rows inserted or moved), without a request. */
   moved = 0;
+  /** --resume: kept verdicts written again with the human labels the dataset has now (no request). */
+  relabeled = 0;
   /** While the endpoint is down and the run waits: when it began and when the next try is. */
   outage: { since: number; nextTryAt: number; lastError: string } | undefined;
   /** HTTP attempts, including retries and repair requests. */

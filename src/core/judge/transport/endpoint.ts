@@ -2,10 +2,14 @@
 // plain http to another machine, never ride in a URL, and never appear in a log, a summary, a
 // history entry or a cache key. Keys are bound to an origin (scheme, host and port).
 import { canonicalJson, sha256Hex } from '../../results/keys';
+import { MASK, scrubSecrets } from '../../security/scrub';
 
-/** 127.0.0.0/8, [::1] and `localhost` itself: traffic that never leaves the machine (`foo.localhost` is a name like any other). */
+/**
+ * 127.0.0.0/8, [::1] and `localhost` itself: traffic that never leaves the machine. `foo.localhost`
+ * is a name like any other, and so is `localhost.` (a fully qualified name, asked of DNS).
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
@@ -15,29 +19,60 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 /** True for a header whose value is a secret: it is never printed, and never sent over plain http to another machine. */
 export function isCredentialHeader(name: string): boolean {
   const n = name.trim().toLowerCase();
-  return CREDENTIAL_HEADERS.has(n) || /key|token|secret|auth/.test(n);
+  return CREDENTIAL_HEADERS.has(n) || /key|token|secret|auth|passw|pwd|signature|session|credential|cookie|jwt|bearer/.test(n) || /(^|[-_])(sig|pass)($|[-_])/.test(n);
 }
 
-/** Query parameters that carry a credential: `api-key`, `key`, `code` (Azure Functions), `sig` (SAS), anything token- or secret-like. */
+/** Query parameters that carry a credential: `api-key`, `key`, `code` (Azure Functions), `sig` (SAS), `jwt`, anything token- or secret-like. */
 export function isCredentialParam(name: string): boolean {
   const n = name.trim().toLowerCase();
-  return /^(key|code|sig|signature|pass|password|pwd)$/.test(n) || /key|token|secret|auth|passw|credential|session/.test(n);
+  return /^(key|code|sig|signature|pass|password|pwd|jwt)$/.test(n) || /key|token|secret|auth|passw|credential|session|jwt/.test(n);
 }
 
-/** The URL with `user:password@` and credential query values replaced by `***`; text that is not a URL is returned with the same masking applied by pattern. */
+/**
+ * Where a URL carries a credential besides user:password@ and its query: a `#fragment` (never sent,
+ * but printed and stored), a `;name=value` path parameter of a credential's name, or a path segment
+ * shaped like a key (`/sk-…`, a JSON Web Token). Names what it found, never the value.
+ */
+export function credentialsElsewhere(u: URL): string | undefined {
+  if (u.hash !== '') return 'a #fragment';
+  const segments = u.pathname.split('/').map((s) => safeDecode(s));
+  const param = segments.flatMap((s) => s.split(';').slice(1)).map((p) => p.split('=')[0] ?? '').find(isCredentialParam);
+  if (param !== undefined) return `the path parameter ;${param}=`;
+  if (segments.some((s) => scrubSecrets(s) !== s)) return 'a path segment shaped like a key';
+  return undefined;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * The URL with `user:password@`, credential query values, a fragment and credential path parameters
+ * replaced by `***`, and key-shaped path segments masked; text that is not a URL is returned with
+ * the same masking applied by pattern.
+ */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     const params = [...u.searchParams.keys()].filter(isCredentialParam);
-    if (u.username === '' && u.password === '' && params.length === 0) return url;
+    if (u.username === '' && u.password === '' && params.length === 0 && credentialsElsewhere(u) === undefined) return url;
     if (u.username !== '' || u.password !== '') {
       u.username = '***';
       u.password = '';
     }
     for (const p of params) u.searchParams.set(p, '***');
-    return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '').replace(/%2A%2A%2A/g, '***');
+    if (u.hash !== '') u.hash = '***';
+    u.pathname = u.pathname
+      .split('/')
+      .map((s) => (scrubSecrets(safeDecode(s)) !== safeDecode(s) ? MASK : s.replace(/;([^=;/]*)=[^;/]*/g, (m, name: string) => (isCredentialParam(name) ? `;${name}=***` : m))))
+      .join('/');
+    return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '').replace(/%2A%2A%2A/g, '***').replace(/%C2%ABredacted%C2%BB/g, MASK);
   } catch {
-    return url.replace(/\/\/[^/@\s]*@/, '//***@').replace(/([?&][^=&#\s]*(?:key|token|secret|auth|sig|code)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
+    return scrubSecrets(url.replace(/\/\/[^/@\s]*@/, '//***@').replace(/([?&;#][^=&#;\s]*(?:key|token|secret|auth|sig|code|jwt|pass)[^=&#;\s]*=)[^&#;\s]*/gi, '$1***'));
   }
 }
 
@@ -68,6 +103,13 @@ export function checkEndpoint(url: string, o: { sendsCredentials: boolean; allow
     return {
       ok: false,
       message: `${flag} "${redactUrl(url)}" carries a credential in its query (${params.join(', ')}); it would be printed, logged and stored. Remove it from the URL and pass the key with --api-key-env (or a --header such as api-key:VALUE) instead`,
+    };
+  }
+  const elsewhere = credentialsElsewhere(u);
+  if (elsewhere !== undefined) {
+    return {
+      ok: false,
+      message: `${flag} "${redactUrl(url)}" carries ${elsewhere}, where a credential would be printed, logged and stored; a base URL needs none. Remove it and pass the key with --api-key-env (or a --header) instead`,
     };
   }
   if (o.sendsCredentials && u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !o.allowInsecureHttp) {

@@ -6,6 +6,7 @@
 import * as OpenAISDK from 'openai/core/error';
 import { scrubSecrets } from '../../security/scrub';
 import { redactUrl } from './endpoint';
+import { ReplyTooLargeError } from './httpPost';
 import { internalError, JudgeError } from './types';
 
 /** Why our own per-request deadline aborted a call (distinguishes it from the user's Ctrl-C). */
@@ -38,16 +39,26 @@ export interface ClassifyContext {
   secrets?: readonly string[];
 }
 
+/** A server's words in an error message are kept up to this length (a 300 MB error body is not a message). */
+export const MAX_ERROR_CHARS = 2_000;
+
 export function toJudgeError(e: unknown, ctx: ClassifyContext): JudgeError {
   const err = classify(e, ctx);
-  const scrubbed = scrubSecrets(err.message, ctx.secrets);
+  const scrubbed = boundedMessage(scrubSecrets(err.message, ctx.secrets));
   if (scrubbed !== err.message) err.message = scrubbed;
   return err;
+}
+
+function boundedMessage(text: string): string {
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (${(text.length - MAX_ERROR_CHARS).toLocaleString('en-US')} more characters)` : text;
 }
 
 function classify(e: unknown, ctx: ClassifyContext): JudgeError {
   if (e instanceof JudgeError) return e;
   if (ctx.aborted) return new JudgeError('aborted', 'the request was cancelled', { cause: e });
+  if (e instanceof ReplyTooLargeError) {
+    return new JudgeError('too-large', `${e.message}, the most read of one reply (--max-reply-bytes); nothing of it was kept. Raise the limit if this judge really writes that much`, { cause: e, retryable: false });
+  }
   if (ctx.timedOut || e instanceof OpenAISDK.APIConnectionTimeoutError) {
     return new JudgeError('timeout', `no complete reply within ${ctx.timeoutMs} ms (raise --timeout for slow models)`, { cause: e });
   }

@@ -10,6 +10,18 @@ import * as zlib from 'node:zlib';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai/core/error';
 import type { ChunkedBody } from '../../jsonWrite';
 
+/** A reply body longer than the cap (`--max-reply-bytes`): the connection is closed as soon as it passes it. */
+export class ReplyTooLargeError extends Error {
+  override readonly name = 'ReplyTooLargeError';
+  constructor(
+    readonly limit: number,
+    /** The length the server declared, when it declared one. */
+    readonly declared?: number,
+  ) {
+    super(`the reply is longer than ${limit.toLocaleString('en-US')} bytes${declared !== undefined ? ` (it announced ${declared.toLocaleString('en-US')})` : ''}`);
+  }
+}
+
 export interface HttpReply {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -29,8 +41,11 @@ export class HttpPoster {
   private readonly calls = new Set<Call>();
   private readonly watched = new WeakSet<AbortSignal>();
 
-  /** Posts `body` (text, or bytes made chunk by chunk); rejects with the SDK's timeout, abort or connection error. */
-  post(url: URL, headers: Record<string, string>, body: string | ChunkedBody, timeoutMs: number, signal?: AbortSignal): Promise<HttpReply> {
+  /**
+   * Posts `body` (text, or bytes made chunk by chunk); rejects with the SDK's timeout, abort or
+   * connection error, or ReplyTooLargeError once the decoded reply passes `maxBytes`.
+   */
+  post(url: URL, headers: Record<string, string>, body: string | ChunkedBody, timeoutMs: number, signal?: AbortSignal, maxBytes = Infinity): Promise<HttpReply> {
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
     if (signal && !this.watched.has(signal)) this.watch(signal);
     const secure = url.protocol === 'https:';
@@ -60,15 +75,7 @@ export class HttpPoster {
       const timer = setTimeout(() => finish(new APIConnectionTimeoutError()), timeoutMs);
       this.calls.add(call);
       req.on('error', (e) => finish(signal?.aborted ? new APIUserAbortError() : new APIConnectionError({ cause: e })));
-      req.on('response', (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        const stream = decoded(res);
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('error', (e) => finish(new APIConnectionError({ cause: e })));
-        res.on('aborted', () => finish(new APIConnectionError({ cause: new Error('terminated: the connection closed before the reply ended') })));
-        stream.on('end', () => finish(undefined, { status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      });
+      req.on('response', (res) => readReply(res, maxBytes, finish));
       if (payload) req.end(payload);
       else sendChunks(req, (body as ChunkedBody).chunks());
     });
@@ -85,6 +92,31 @@ export class HttpPoster {
       { once: true },
     );
   }
+}
+
+/**
+ * The reply body, read as it streams and decoded, never more than `maxBytes` of it: past the cap
+ * (or when the declared length is already past it) the connection is dropped and the call fails,
+ * so a 2 GB reply costs what the cap costs.
+ */
+function readReply(res: http.IncomingMessage, maxBytes: number, finish: (e: Error | undefined, reply?: HttpReply) => void): void {
+  const status = res.statusCode ?? 0;
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes && !res.headers['content-encoding']) return finish(new ReplyTooLargeError(maxBytes, declared));
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const stream = decoded(res);
+  stream.on('data', (c: Buffer) => {
+    bytes += c.length;
+    if (bytes > maxBytes) {
+      chunks.length = 0;
+      return finish(new ReplyTooLargeError(maxBytes));
+    }
+    chunks.push(c);
+  });
+  stream.on('error', (e) => finish(new APIConnectionError({ cause: e })));
+  res.on('aborted', () => finish(new APIConnectionError({ cause: new Error('terminated: the connection closed before the reply ended') })));
+  stream.on('end', () => finish(undefined, { status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
 }
 
 /** Writes the chunks as the socket takes them (waiting for 'drain'), then ends the request. */

@@ -12,7 +12,12 @@
 import { holdsLargeText, jsonBody, jsonStream } from '../../jsonWrite';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai/core/error';
-import { headerReader, HttpPoster, toHeaders, type HttpReply } from './httpPost';
+import { headerReader, HttpPoster, ReplyTooLargeError, toHeaders, type HttpReply } from './httpPost';
+import { parseBoundedJson } from '../../security/jsonDepth';
+import { JudgeError } from './types';
+
+/** The longest reply body read by default (`--max-reply-bytes`): a judge's verdict is a few KB; 8 MiB leaves room for long reasoning. */
+export const DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 interface Route {
   url: URL;
@@ -34,10 +39,11 @@ export class LeanChat {
   private readonly ready = new Map<string, Route>();
   private readonly poster: HttpPoster | undefined;
 
-  /** `fetch`: send with it instead of node:http (the error bodies it returns are taken as they are). */
+  /** `fetch`: send with it instead of node:http (the error bodies it returns are taken as they are). `maxBytes`: the longest reply body read. */
   constructor(
     private readonly sdk: OpenAI,
     private readonly fetch?: typeof globalThis.fetch,
+    private readonly maxBytes = DEFAULT_MAX_REPLY_BYTES,
   ) {
     this.poster = fetch ? undefined : new HttpPoster();
   }
@@ -47,7 +53,7 @@ export class LeanChat {
     const { url, headers } = this.ready.get(model) ?? (await this.route(model));
     if (signal?.aborted) throw new APIUserAbortError();
     const large = holdsLargeText(body);
-    if (this.poster) return parse(await this.poster.post(url, headers, large ? jsonBody(body) : JSON.stringify(body), timeoutMs, signal), url);
+    if (this.poster) return parse(await this.poster.post(url, headers, large ? jsonBody(body) : JSON.stringify(body), timeoutMs, signal, this.maxBytes), url);
     return this.viaFetch(url, headers, body, large, timeoutMs, signal);
   }
 
@@ -64,7 +70,7 @@ export class LeanChat {
       if (deadline.aborted || /timed? ?out/i.test(String(err) + ('cause' in err ? String(err.cause) : ''))) throw new APIConnectionTimeoutError();
       throw new APIConnectionError({ cause: err });
     }
-    const replyText = await response.text();
+    const replyText = await cappedText(response, this.maxBytes);
     const replyHeaders: Record<string, string> = {};
     response.headers.forEach((value, name) => (replyHeaders[name] = value));
     return parse({ status: response.status, headers: replyHeaders, text: replyText }, url);
@@ -102,9 +108,37 @@ function parse(reply: HttpReply, url: URL): LeanReply {
   const mediaType = headers.get('content-type')?.split(';')[0]?.trim();
   if (mediaType?.includes('application/json') || mediaType?.endsWith('+json')) {
     if (reply.text === '') return { body: undefined, headers };
-    return { body: JSON.parse(reply.text) as unknown, headers };
+    try {
+      return { body: parseBoundedJson(reply.text), headers };
+    } catch (e) {
+      throw new JudgeError('http', `the endpoint answered ${reply.status} with a body that cannot be read (${(e as Error).message.slice(0, 200)})`, { status: reply.status, retryable: false, errorKind: 'invalid-reply' });
+    }
   }
   return { body: reply.text, headers };
+}
+
+/** A fetch Response's text, read as it streams and refused past `maxBytes` (as httpPost does). */
+async function cappedText(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes && !response.headers.get('content-encoding')) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ReplyTooLargeError(maxBytes, declared);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ReplyTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function redirected(url: URL, status: number | undefined): OpenAIError {
@@ -121,7 +155,7 @@ function redirected(url: URL, status: number | undefined): OpenAIError {
 export function normalizedErrorBody(text: string): string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseBoundedJson(text);
   } catch {
     const message = text.trim();
     return message ? JSON.stringify({ error: { message } }) : '';
@@ -142,7 +176,7 @@ function requestBody(headers: Record<string, string>, body: Record<string, unkno
 
 function safeJSON(text: string): Object | undefined {
   try {
-    return JSON.parse(text) as Object;
+    return parseBoundedJson(text) as Object;
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@ import { LeanChat, normalizedErrorBody } from './leanChat';
 import { parseRateLimit } from './limiter';
 import { rejectsResponseFormat, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
-import { scrubSecrets, scrubValues } from '../../security/scrub';
+import { scrubReply, scrubSecrets } from '../../security/scrub';
 import type { JudgeClient, JudgeRequest, JudgeResponse, StructuredOutputMode, TokenLogprob, TokenUsage } from './types';
 import { JudgeError } from './types';
 
@@ -23,6 +23,8 @@ export interface OpenAIClientOptions {
   azureApiVersion?: string;
   /** Whole-call deadline in ms (connect + reply body). */
   timeoutMs: number;
+  /** The longest reply body read (`--max-reply-bytes`); past it the call fails as `reply-too-large`. Default 8 MiB. */
+  maxReplyBytes?: number;
   log?: (message: string) => void;
   /** Injectable transport, e.g. for tests; defaults to global fetch. */
   fetch?: typeof fetch;
@@ -46,7 +48,7 @@ export class OpenAICompatibleClient implements JudgeClient {
     this.secrets = [...(options.apiKey !== undefined ? [options.apiKey] : []), ...Object.values(options.headers ?? {})];
     this.log = (m) => options.log?.(scrubSecrets(m, this.secrets));
     this.sdk = createSdk(options);
-    this.chat = new LeanChat(this.sdk, options.fetch);
+    this.chat = new LeanChat(this.sdk, options.fetch, options.maxReplyBytes);
     this.id = `${options.azureApiVersion !== undefined ? 'azure' : 'openai'}:${redactUrl(options.baseURL)}`;
   }
 
@@ -98,16 +100,18 @@ export class OpenAICompatibleClient implements JudgeClient {
       const choice = completion.choices?.[0];
       const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
       const raw = typeof message?.content === 'string' ? message.content : typeof message?.refusal === 'string' ? message.refusal : '';
-      // A reply that echoes the key must not carry it into a results file or the cache.
-      const text = scrubValues(raw, this.secrets);
       const usage = toUsage(completion.usage);
-      return {
-        ...(request.logprobs ? { tokens: toTokens(choice?.logprobs?.content) } : {}),
-        text,
-        model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
-        ...(usage ? { usage } : {}),
-        ...(rateLimit ? { rateLimit } : {}),
-      };
+      // A reply that echoes the key (in its text or its model name) must not carry it into a results file or the cache.
+      return scrubReply(
+        {
+          ...(request.logprobs ? { tokens: toTokens(choice?.logprobs?.content) } : {}),
+          text: raw,
+          model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : request.model,
+          ...(usage ? { usage } : {}),
+          ...(rateLimit ? { rateLimit } : {}),
+        },
+        this.secrets,
+      );
     } catch (e) {
       throw withRateLimit(e, {
         timeoutMs: this.options.timeoutMs,

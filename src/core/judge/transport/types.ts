@@ -86,7 +86,7 @@ export interface RateLimitInfo {
  * Failure kinds a client reports; `retryable` drives the batch runner's backoff. `internal` is a bug
  * in our own code: it is reported as such and never retried as if the network had failed.
  */
-export type JudgeErrorKind = 'http' | 'network' | 'timeout' | 'rate-limit' | 'aborted' | 'config' | 'internal';
+export type JudgeErrorKind = 'http' | 'network' | 'timeout' | 'rate-limit' | 'aborted' | 'config' | 'too-large' | 'internal';
 
 export class JudgeError extends Error {
   constructor(
@@ -122,6 +122,8 @@ export function errorKindOf(kind: JudgeErrorKind, status?: number): ErrorKind {
       return 'cancelled';
     case 'internal':
       return 'internal';
+    case 'too-large':
+      return 'reply-too-large';
     case 'config':
       return status === 401 || status === 403 ? 'auth' : 'bad-request';
     case 'http':

@@ -86,7 +86,7 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
   },
   verdict: {
     summary: 'How the verdict is read: json (default), tagged, prometheus or regex',
-    doc: '`tagged` reads FastChat\'s `[[N]]` (else `[N]`) score or `[[A]]`/`[[B]]`/`[[C]]` (C = tie); `prometheus` reads Prometheus 2\'s `Feedback: … [RESULT] N` (absolute) or `[RESULT] A`/`B` (relative); `{format: regex, pattern: "…(?<score>…)"}` reads a named group. The text before the verdict is the justification; no structured output is requested for these formats.',
+    doc: '`tagged` reads FastChat\'s `[[N]]` (else `[N]`) score or `[[A]]`/`[[B]]`/`[[C]]` (C = tie); `prometheus` reads Prometheus 2\'s `Feedback: … [RESULT] N` (absolute) or `[RESULT] A`/`B` (relative); `{format: regex, pattern: "…(?<score>…)"}` reads a named group. The text before the verdict is the justification; no structured output is requested for these formats. `match: first | last | unique` chooses among several verdicts in one reply (`unique`: all must be the same, else the reply has no verdict).',
     snippet: 'tagged',
   },
   freeform: {
@@ -99,6 +99,12 @@ export const TOP_LEVEL_KEYS: Record<string, KeyDoc> = {
     summary: 'Fields the position swap exchanges',
     kind: 'pairwise',
     doc: 'Pairwise templates whose answers are not `response_a`/`response_b`: `pair: {a: [answer_a_1, answer_a_2], b: [answer_b_1, answer_b_2]}` swaps a[i] with b[i] in pass 2.',
+  },
+  swap_rule: {
+    summary: 'How the two orders combine (pairwise): consistent (default) or votes',
+    kind: 'pairwise',
+    doc: '`consistent`: the orders must agree, else `TIE`. `votes`: each order\'s verdict is one vote, an order with no readable verdict abstains (and stays in `passes`), more votes wins, equal is `TIE` (JudgeBench\'s rule). `calibrate --swap-rule` re-reads results under either rule.',
+    snippet: 'votes',
   },
 };
 
@@ -130,6 +136,10 @@ export const KEY_VALUES: Record<string, { value: string; doc: string }[]> = {
     { value: 'false', doc: 'Judge the original order only.' },
   ],
   temperature: [{ value: '0', doc: 'Deterministic judging.' }],
+  swap_rule: [
+    { value: 'consistent', doc: 'The two orders must agree, else TIE (default).' },
+    { value: 'votes', doc: 'Each order is one vote; a failed order abstains; equal votes are TIE.' },
+  ],
 };
 
 export const SECTION_DOCS: Record<Exclude<SectionKey, 'other'>, string> = {

@@ -1,7 +1,7 @@
 // API keys are bound to an endpoint's origin (scheme, host and port): the key stored for
 // https://api.example.com is looked up only when the configured base URL has that origin, so a
 // changed base URL can never carry a key to a server it was not stored for. No `vscode` here.
-import { isCredentialParam } from '../../../core/judge/transport/endpoint';
+import { credentialsElsewhere, isCredentialParam } from '../../../core/judge/transport/endpoint';
 
 /** Secret-storage names are `judgeStudio.apiKey:<origin>`. */
 export const SECRET_PREFIX = 'judgeStudio.apiKey:';
@@ -33,6 +33,8 @@ export function originOf(url: string): OriginOutcome {
   if (params.length > 0) {
     return { ok: false, error: `the URL carries a credential in its query (${params.join(', ')}): remove it and store the key with "Judge Studio: Set API Key"` };
   }
+  const elsewhere = credentialsElsewhere(parsed);
+  if (elsewhere !== undefined) return { ok: false, error: `the URL carries ${elsewhere}, where a credential would end up in logs and settings sync: remove it and store the key with "Judge Studio: Set API Key"` };
   return { ok: true, origin: parsed.origin };
 }
 

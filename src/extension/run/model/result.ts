@@ -73,6 +73,7 @@ const ERROR_TITLES: Record<string, string> = {
   'no-majority': 'The samples gave no majority verdict',
   quorum: 'Too few judges of the panel answered',
   internal: 'Judge Studio hit a bug on this row (please report it with the log)',
+  'ambiguous-verdict': "The judge's reply gave different verdicts (`verdict.match: unique`), even after one repair request",
 };
 
 /** The headline for a failed row: by its error kind, never by the words of the message. */
