@@ -38,7 +38,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 async function create(args: NewTemplateArgs): Promise<{ template: string; dataset: string } | undefined> {
   let kind = args.kind;
   if (!kind) {
-    const pick = await vscode.window.showQuickPick(STARTERS.map((s) => ({ label: s.label, detail: s.detail, starter: s.kind })), { title: 'New Judge Template: what does the judge decide?' });
+    const pick = await vscode.window.showQuickPick(STARTERS.map((s) => ({ label: s.label, detail: s.detail, starter: s.kind })), { title: 'New Judge Template: what does the judge decide?', ignoreFocusOut: true });
     if (!pick) return undefined;
     kind = pick.starter;
   }
@@ -53,6 +53,9 @@ async function create(args: NewTemplateArgs): Promise<{ template: string; datase
   if (name === undefined) {
     name = await vscode.window.showInputBox({
       title: 'New Judge Template: metric name',
+      // Started from the walkthrough, the walkthrough moves on to its next step as the command
+      // runs and can take the focus: the question must not close under the user's typing.
+      ignoreFocusOut: true,
       prompt: 'Results columns are named after it (e.g. helpfulness/score).',
       value: kind === 'hhh' ? 'hhh' : kind === 'criteria' ? 'answer_quality' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness',
       validateInput: async (v) => nameProblem(v) ?? ((await exists(vscode.Uri.joinPath(dir, `${v}.judge`))) ? `${v}.judge already exists here; choose another name.` : undefined),

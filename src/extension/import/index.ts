@@ -67,7 +67,7 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
   if (!format) {
     const guess = FORMATS.find((f) => f.ext.test(source.path));
     const items = [...FORMATS].sort((a, b) => Number(b === guess) - Number(a === guess)).map((f) => ({ label: f.label, detail: f.detail, format: f.format }));
-    const pick = await vscode.window.showQuickPick(items, { title: `Import ${path.basename(source.path)}: which format is it?` });
+    const pick = await vscode.window.showQuickPick(items, { title: `Import ${path.basename(source.path)}: which format is it?`, ignoreFocusOut: true });
     if (!pick) return undefined;
     format = pick.format;
   }

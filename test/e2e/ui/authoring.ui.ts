@@ -31,9 +31,12 @@ export async function run(ctx: UiContext): Promise<void> {
   await pick(page, 'Pointwise, 1–5');
   await waitForStep(page, 'New Judge Template: metric name');
   await answer(page, 'clarity');
+  // In the order they happen, so a timeout names the step that did not.
+  await page.locator('.tab').filter({ hasText: 'clarity.judge' }).first().waitFor({ timeout: 30_000 }).catch(() => {
+    throw new Error(`no clarity.judge tab 30 s after naming the metric (clarity.judge ${fs.existsSync(path.join(ctx.workspace, 'clarity.judge')) ? 'was' : 'was not'} written)`);
+  });
+  await page.locator('.tab').filter({ hasText: 'Preview clarity.judge' }).first().waitFor({ timeout: 30_000 });
   await ctx.findInFrames('main', 30_000);
-  await page.locator('.tab').filter({ hasText: 'clarity.judge' }).first().waitFor({ timeout: 20_000 });
-  await page.locator('.tab').filter({ hasText: 'Preview clarity.judge' }).first().waitFor({ timeout: 20_000 });
   expect(fs.existsSync(path.join(ctx.workspace, 'clarity.jsonl')), 'the sample dataset was written beside the template');
   await ctx.screenshot('authoring-new-template');
 

@@ -81,9 +81,41 @@ export async function accept(page: Page, match: Locator, what: string): Promise<
   });
 }
 
-/** Types into the open quick input and presses Enter. */
+/**
+ * Types `text` into the open input box and presses Enter, then waits until the box closes or moves
+ * on to another step (its title changes). The box's own value can arrive after its title (the
+ * extension sends a default such as `helpfulness`) and replace what was typed; the value is checked
+ * before Enter, and a box still open after Enter is typed into again, once. A box that stays open
+ * fails with its validation message, not with a later wait for what the answer should have done.
+ */
 export async function answer(page: Page, text: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  await input.fill(text);
-  await input.press('Enter');
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input').first();
+  const titleOf = async () => ((await widget.locator('.quick-input-title').first().textContent().catch(() => '')) ?? '').trim();
+  const before = await titleOf();
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(text);
+    if ((await input.inputValue().catch(() => '')) !== text) {
+      await page.waitForTimeout(200); // the box's own value replaced the text: type it again
+      await input.fill(text);
+    }
+    await input.press('Enter');
+    const deadline = Date.now() + TIMEOUT_MS;
+    let value = text;
+    while (Date.now() < deadline) {
+      if (!(await widget.isVisible().catch(() => false))) return;
+      if ((await titleOf()) !== before) return;
+      value = await input.inputValue().catch(() => text);
+      if (value !== text && attempt === 1) break; // replaced after Enter: type it again
+      await page.waitForTimeout(100); // poll, bounded by the deadline above
+    }
+    if (value !== text && attempt === 1) {
+      // The next step may be drawing its value before its title: give it a moment to show.
+      await page.waitForTimeout(300);
+      if (!(await widget.isVisible().catch(() => false)) || (await titleOf()) !== before) return;
+      continue;
+    }
+    const message = ((await widget.locator('.quick-input-message').first().textContent().catch(() => '')) ?? '').trim();
+    throw new Error(`Enter on "${text}" left the input "${before}" open with "${value}"${message ? ` (it says: ${message})` : ''}`);
+  }
 }
