@@ -97,13 +97,48 @@ export async function openFileFromExplorer(page: Page, relativePath: string): Pr
       throw new Error(`"${parts.slice(0, i + 1).join('/')}" is not in the explorer (opening ${relativePath})`);
     }
     const isFolder = i < parts.length - 1;
-    if (!isFolder || (await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    if (!isFolder || (await row.getAttribute('aria-expanded')) !== 'true') await clickBounded(page, row, `"${parts.slice(0, i + 1).join('/')}" in the explorer`);
   }
   const name = parts[parts.length - 1] ?? relativePath;
   await page
     .locator('.tabs-container .tab.active')
     .filter({ has: page.locator('.label-name', { hasText: exactly(name) }) })
     .waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+}
+
+/**
+ * Clicks `target`, a few seconds at a time: a click that cannot land (a hover, a toast or a closing
+ * widget over the target, or the list redrawn under the pointer on a loaded machine) is retried after
+ * Escape, which closes whatever was in the way, until a deadline. The error names what Playwright
+ * said stood in the way the last time.
+ */
+export async function clickBounded(page: Page, target: Locator, what: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await target.click({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (Date.now() >= deadline) {
+        const why = (e instanceof Error ? e.message : String(e)).split('\n').filter((l) => /intercepts|not visible|not stable|detached|waiting for/.test(l)).slice(-3).join('; ');
+        throw new Error(`could not click ${what} within ${timeoutMs / 1000} s${why ? `: ${why}` : ''}`);
+      }
+      await page.keyboard.press('Escape');
+      await movePointerAway(page);
+    }
+  }
+}
+
+/**
+ * Moves the pointer to the empty stretch of the activity bar, where nothing shows a hover. A hover
+ * left by the last pointer position (the explorer shows a file's full path under its row) covers the
+ * row below it, and a click there cannot land until the pointer leaves.
+ */
+export async function movePointerAway(page: Page): Promise<void> {
+  const bar = await page.locator('.part.activitybar').first().boundingBox().catch(() => null);
+  if (bar) await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height * 0.7);
+  else await page.mouse.move(1, 1);
+  await page.locator('.workbench-hover-container, .monaco-hover:not(.hidden)').first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
 }
 
 /**

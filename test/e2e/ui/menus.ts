@@ -8,7 +8,7 @@
 // hovered until the menu marks it focused (it is then live), and Enter picks it, as the keyboard
 // does; the menu must close, or it is asked for again.
 import type { Locator } from 'playwright-core';
-import type { UiContext } from './driver';
+import { movePointerAway, type UiContext } from './driver';
 
 const TIMEOUT_MS = 20_000;
 
@@ -37,9 +37,16 @@ export async function contextMenu(ctx: UiContext, target: Locator, item: string,
   const entry = menu.locator('.action-item').filter({ has: page.locator('.action-label', { hasText: exactly(item) }) }).first();
   let last = 'the menu never opened';
   for (;;) {
-    await target.click({ button: 'right', timeout: 5_000 }).catch((e: unknown) => {
-      throw new Error(`could not right-click ${o.what}: ${(e as Error).message.split('\n')[0]}`);
+    const clicked = await target.click({ button: 'right', timeout: 5_000 }).then(() => true, (e: unknown) => {
+      // A hover left by the pointer (the explorer's full path under a row) can cover the target.
+      last = `the right-click did not land: ${(e as Error).message.split('\n').filter((l) => /intercepts|not visible|not stable|Timeout/.test(l)).slice(-2).join('; ')}`;
+      return false;
     });
+    if (!clicked) {
+      if (Date.now() > deadline) throw new Error(`could not right-click ${o.what} within ${(o.timeoutMs ?? TIMEOUT_MS) / 1000} s; ${last}`);
+      await movePointerAway(page);
+      continue;
+    }
     if (await entry.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
       if (o.shot) await ctx.screenshot(o.shot);
       if (await focus(entry)) {
