@@ -1,4 +1,5 @@
 // Column names (Vertex AI's, see design.md) and how a cell becomes a label.
+import { VERDICT_COLUMNS } from '../results/verdict';
 import type { CalibrationKind } from './types';
 
 export interface Columns {
@@ -7,10 +8,8 @@ export interface Columns {
 }
 
 export function columnsFor(metric: string, kind: CalibrationKind): Columns {
-  if (kind === 'categorical') return { human: `${metric}/human_label`, judge: `${metric}/label` };
-  return kind === 'pointwise'
-    ? { human: `${metric}/human_rating`, judge: `${metric}/score` }
-    : { human: `${metric}/human_pairwise_choice`, judge: `${metric}/pairwise_choice` };
+  const { human, judge } = VERDICT_COLUMNS[kind];
+  return { human: `${metric}/${human}`, judge: `${metric}/${judge}` };
 }
 
 /** No label in the cell: absent, null or blank. A sentinel, not an object, so reading a row allocates nothing. */
