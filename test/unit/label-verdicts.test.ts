@@ -1,0 +1,104 @@
+// A categorical verdict (`labels:`, `m/label`) is a verdict everywhere in the editor, as a score
+// and a pairwise choice are: the end-of-run summary, the Results Viewer, the run view and the
+// calibration view, on the results file `judge-studio run` wrote for an imported OpenAI
+// `label_model` grader (test/fixtures/import/openai_eval.json, "Policy compliance").
+import * as assert from 'node:assert/strict';
+import { parseDataset } from '../../src/core/dataset';
+import { templateVerdictKind } from '../../src/core/results/verdict';
+import { parseTemplate } from '../../src/core/template';
+import { batchEndMessage } from '../../src/extension/run/model/batchEnd';
+import { summarize, summaryLines } from '../../src/extension/run/model/summary';
+
+const M = 'policy_compliance';
+const TEMPLATE = `---
+name: ${M}
+kind: pointwise
+labels: [compliant, minor issue, violation]
+passing_labels: [compliant, minor issue]
+freeform: true
+verdict: json
+inputs: [policy, question, response]
+---
+Policy: {{policy}}
+Customer asked: {{question}}
+Agent replied: {{response}}
+`;
+const config = parseTemplate(TEMPLATE).config!;
+
+/** A line as the engine writes it for this template (completion order, as a run appends them). */
+function line(row: number, question: string, human: string, label: string, passed: boolean): Record<string, unknown> {
+  return {
+    policy: 'Be polite.',
+    question,
+    response: 'An answer.',
+    [`${M}/human_label`]: human,
+    _row: row,
+    _key: `${'0'.repeat(15)}${row}`,
+    [`${M}/label`]: label,
+    [`${M}/justification`]: `Row ${row} is ${label}.`,
+    [`${M}/confidence`]: null,
+    [`${M}/passed`]: passed,
+    [`${M}/model`]: 'm',
+    [`${M}/template_hash`]: 'b27cad93c5ff',
+  };
+}
+
+const LINES = [
+  line(2, 'Refund after 10 days?', 'compliant', 'compliant', true),
+  line(3, 'Where is my order?', 'violation', 'violation', false),
+  line(4, 'Hours?', 'minor issue', 'compliant', true),
+  line(1, 'Refund after 40 days?', 'compliant', 'compliant', true),
+];
+const TEXT = `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`;
+
+describe('label verdicts in the editor', () => {
+  describe('the end-of-run summary', () => {
+    const summary = () => summarize(LINES, M, templateVerdictKind(config), undefined, config.labels);
+
+    it('counts no failed row when every row has its label, and counts each label in the template order', () => {
+      const s = summary();
+      assert.deepEqual(s, {
+        kind: 'categorical',
+        rows: 4,
+        failed: 0,
+        labels: [{ label: 'compliant', count: 3 }, { label: 'minor issue', count: 0 }, { label: 'violation', count: 1 }],
+        passed: 3,
+      });
+      const lines = summaryLines(s);
+      assert.equal(lines[0], '4 rows · 3 passed (75%)');
+      assert.ok(lines.includes('compliant: 3 (75%) ████████████'), lines.join('\n'));
+    });
+
+    it('says nothing failed in the notification at the end of a run', () => {
+      const entry = {
+        v: 1 as const,
+        type: 'batch' as const,
+        id: 'e',
+        time: '2026-01-01T00:00:00.000Z',
+        template: 'Policy-compliance.judge',
+        metric: M,
+        kind: 'pointwise' as const,
+        model: 'm',
+        dataset: 'data.jsonl',
+        results: '.judge-studio/results/r.jsonl',
+        resumed: false,
+        interrupted: false,
+        rows: { judged: 4, ok: 4, failed: 0, skipped: 0, alreadyDone: 0 },
+        summary: summary(),
+        elapsedMs: 10,
+      };
+      const message = batchEndMessage(entry);
+      assert.doesNotMatch(message.text, /failed/, message.text);
+    });
+
+    it('counts a row without a label as failed', () => {
+      const failed = { ...LINES[0]!, [`${M}/label`]: null, [`${M}/passed`]: null, [`${M}/error`]: 'invalid reply', [`${M}/error_kind`]: 'invalid-reply' };
+      const s = summarize([failed, ...LINES.slice(1)], M, 'categorical', undefined, config.labels);
+      assert.equal(s.failed, 1);
+      assert.equal(summaryLines(s)[0], '4 rows · 2 passed (67%) · 1 failed');
+    });
+  });
+});
+
+void parseDataset;
+void TEXT;
