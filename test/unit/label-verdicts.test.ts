@@ -8,6 +8,9 @@ import { templateVerdictKind } from '../../src/core/results/verdict';
 import { parseTemplate } from '../../src/core/template';
 import { batchEndMessage } from '../../src/extension/run/model/batchEnd';
 import { summarize, summaryLines } from '../../src/extension/run/model/summary';
+import { isResultsFile } from '../../src/extension/results/model/detect';
+import { metricsOf, ResultsTable } from '../../src/extension/results/model/table';
+import { resultsSummarySchema, type ResultsQuery } from '../../src/protocol/results';
 
 const M = 'policy_compliance';
 const TEMPLATE = `---
@@ -98,7 +101,35 @@ describe('label verdicts in the editor', () => {
       assert.equal(summaryLines(s)[0], '4 rows · 2 passed (67%) · 1 failed');
     });
   });
-});
 
-void parseDataset;
-void TEXT;
+  describe('the Results Viewer', () => {
+    const items = () => parseDataset(TEXT, 'jsonl');
+    const table = () => new ResultsTable(items(), M, metricsOf(LINES));
+    const all: ResultsQuery = { id: 1, filter: 'all', verdict: null, search: '', sort: 'row', descending: false, offset: 0, limit: 100 };
+
+    it('takes the file: the label is its verdict column', () => {
+      assert.deepEqual(metricsOf(LINES), [M]);
+      const { _key: _k, ...withoutKey } = LINES[0]!;
+      assert.ok(isResultsFile('/w/labels.jsonl', [JSON.stringify(withoutKey)]), 'a line from before _key is told by its label column');
+    });
+
+    it('shows each row with its label, the human label and whether they agree, and nothing failed', () => {
+      const { rows } = table().query(all);
+      assert.deepEqual(rows.map((r) => [r.row, r.verdict, r.human, r.agrees, r.failed]), [
+        [1, 'compliant', 'compliant', true, false],
+        [2, 'compliant', 'compliant', true, false],
+        [3, 'violation', 'violation', true, false],
+        [4, 'compliant', 'minor issue', false, false],
+      ]);
+      assert.deepEqual(table().query({ ...all, verdict: 'violation' }).rows.map((r) => r.row), [3]);
+    });
+
+    it('summarises the labels as the verdicts, with no failure', () => {
+      const s = table().summary('r.jsonl');
+      assert.ok(resultsSummarySchema.safeParse(s).success);
+      assert.equal(s.kind, 'categorical');
+      assert.deepEqual(s.verdicts, [{ label: 'compliant', count: 3 }, { label: 'violation', count: 1 }]);
+      assert.deepEqual([s.failed, s.labelled, s.disagreeing], [0, 4, 1]);
+    });
+  });
+});

@@ -1,6 +1,6 @@
 // Column names (Vertex AI's, see design.md) and how a cell becomes a label.
 import { VERDICT_COLUMNS } from '../results/verdict';
-import type { CalibrationKind } from './types';
+import type { CalibrationKind, Label } from './types';
 
 export interface Columns {
   human: string;
@@ -109,4 +109,9 @@ export function booleanCell(value: unknown): boolean | undefined {
 /** Absent, null or blank text. */
 export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** How a label of `kind` is read, the human's and the judge's alike. */
+export function labelParser(kind: CalibrationKind): (value: unknown) => ParsedLabel<Label> {
+  return kind === 'pointwise' ? parseRating : kind === 'pairwise' ? parseChoice : parseCategory;
 }

@@ -34,3 +34,9 @@ export function verdictColumn(key: string): { metric: string; kind: VerdictKind 
 export function verdictKindOf(record: Readonly<Record<string, unknown>>, metric: string): VerdictKind | undefined {
   return VERDICT_KINDS.find((k) => Object.hasOwn(record, `${metric}/${VERDICT_COLUMNS[k].judge}`));
 }
+
+/** The judge's verdict columns for messages: `"<metric>/score", "<metric>/pairwise_choice" or "<metric>/label"`. */
+export function verdictColumnsText(metric = '<metric>'): string {
+  const names = VERDICT_KINDS.map((k) => `"${metric}/${VERDICT_COLUMNS[k].judge}"`);
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
