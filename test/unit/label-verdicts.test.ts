@@ -11,6 +11,9 @@ import { summarize, summaryLines } from '../../src/extension/run/model/summary';
 import { isResultsFile } from '../../src/extension/results/model/detect';
 import { metricsOf, ResultsTable } from '../../src/extension/results/model/table';
 import { resultsSummarySchema, type ResultsQuery } from '../../src/protocol/results';
+import { inputRecord, metricOf, panelView, resultView, verdictText } from '../../src/extension/run/model/result';
+import { runView } from '../../src/extension/run/model/view';
+import { runViewSchema } from '../../src/protocol/run';
 
 const M = 'policy_compliance';
 const TEMPLATE = `---
@@ -130,6 +133,42 @@ describe('label verdicts in the editor', () => {
       assert.equal(s.kind, 'categorical');
       assert.deepEqual(s.verdicts, [{ label: 'compliant', count: 3 }, { label: 'violation', count: 1 }]);
       assert.deepEqual([s.failed, s.labelled, s.disagreeing], [0, 4, 1]);
+    });
+  });
+
+  describe('the run view', () => {
+    const recorded = (l: Record<string, unknown>) =>
+      runView({
+        id: 'row:4', template: { file: 'Policy-compliance.judge', metric: M, kind: 'pointwise' }, source: 'r.jsonl, row 4', note: null, model: 'm',
+        time: new Date(0).toISOString(), phase: 'recorded', elapsedMs: null, passes: [], messages: [], line: l, scale: null, labels: config.labels ?? null, raw: [], canRerun: true,
+      });
+
+    it('shows the label, whether it passes and the template\'s labels, not "no verdict"', () => {
+      const view = recorded(LINES[2]!);
+      assert.ok(runViewSchema.safeParse(view).success, 'the view satisfies the protocol');
+      assert.deepEqual(view.result, {
+        kind: 'categorical',
+        label: 'compliant',
+        labels: ['compliant', 'minor issue', 'violation'],
+        passed: true,
+        justification: 'Row 4 is compliant.',
+        confidence: null,
+        extras: [],
+      });
+      assert.equal(verdictText(resultView(LINES[1]!, M)), 'violation · fail');
+    });
+
+    it('finds the metric of a line by its label column, and keeps the human label as an input', () => {
+      const { [`${M}/model`]: _model, ...noModel } = LINES[0]!;
+      assert.equal(metricOf(noModel), M);
+      assert.equal(inputRecord(LINES[0]!, M)[`${M}/human_label`], 'compliant');
+    });
+
+    it("shows a panel's label and which judges gave it", () => {
+      const judges = [{ judge: 'a', verdict: 'compliant' }, { judge: 'b', verdict: 'violation' }, { judge: 'c', verdict: 'compliant' }];
+      const p = panelView({ ...LINES[0]!, [`${M}/judges`]: judges, [`${M}/panel_agreement`]: 0.667 }, M);
+      assert.equal(p?.verdict, 'compliant');
+      assert.deepEqual(p?.judges.map((j) => [j.verdict, j.agrees]), [['compliant', true], ['violation', false], ['compliant', true]]);
     });
   });
 });
