@@ -14,6 +14,10 @@ import { resultsSummarySchema, type ResultsQuery } from '../../src/protocol/resu
 import { inputRecord, metricOf, panelView, resultView, verdictText } from '../../src/extension/run/model/result';
 import { runView } from '../../src/extension/run/model/view';
 import { runViewSchema } from '../../src/protocol/run';
+import { calibrate } from '../../src/core/calibration';
+import { buildView, detectMetrics } from '../../src/extension/calibrate/model';
+import { calibrationViewSchema } from '../../src/protocol/calibrate';
+import { optionalSections } from '../../src/webview/lib/calibrateLayout';
 
 const M = 'policy_compliance';
 const TEMPLATE = `---
@@ -169,6 +173,41 @@ describe('label verdicts in the editor', () => {
       const p = panelView({ ...LINES[0]!, [`${M}/judges`]: judges, [`${M}/panel_agreement`]: 0.667 }, M);
       assert.equal(p?.verdict, 'compliant');
       assert.deepEqual(p?.judges.map((j) => [j.verdict, j.agrees]), [['compliant', true], ['violation', false], ['compliant', true]]);
+    });
+  });
+
+  describe('the calibration view', () => {
+    const view = async () => {
+      const outcome = await calibrate(parseDataset(TEXT, 'jsonl'), M, { passingLabels: config.passing_labels! });
+      assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
+      return { report: outcome.report, view: buildView({ file: '/w/r.jsonl', display: 'r.jsonl', report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: false }) };
+    };
+
+    it('offers the metric by its label columns', () => {
+      assert.deepEqual(detectMetrics(parseDataset(TEXT, 'jsonl').filter((i) => 'record' in i)), [{ metric: M, kind: 'categorical', complete: true, labelled: 4 }]);
+    });
+
+    it('has the pass/fail section calibrate prints, with its matrix and figures', async () => {
+      const { report, view: v } = await view();
+      assert.ok(calibrationViewSchema.safeParse(v).success, 'the view satisfies the protocol');
+      const pf = report.pass_fail!;
+      assert.ok(v.passFail, 'a pass/fail section');
+      assert.deepEqual(v.passFail.passingLabels, ['compliant', 'minor issue']);
+      assert.deepEqual([v.passFail.n, v.passFail.labels], [4, ['fail', 'pass']]);
+      assert.deepEqual(v.passFail.rows.map((r) => r.cells.map((c) => c.count)), pf.confusion_matrix);
+      assert.deepEqual(v.passFail.columnTotals, [1, 3]);
+      assert.deepEqual(
+        v.passFail.headline.map((h) => [h.key, h.value]),
+        [['pass_fail.accuracy', pf.accuracy], ['pass_fail.balanced_accuracy', pf.balanced_accuracy], ['pass_fail.balanced_f1', pf.balanced_f1], ['pass_fail.cohen_kappa', pf.cohen_kappa]],
+      );
+      assert.equal(v.passFail.headline[0]!.value, 1);
+    });
+
+    it('draws the pass/fail section and no "Bias diagnostics" heading, which a label verdict has nothing under', async () => {
+      const { view: v } = await view();
+      assert.deepEqual(v.bias, []);
+      assert.deepEqual(optionalSections(v), ['pass-fail']);
+      assert.deepEqual(optionalSections({ ...v, passFail: null }), [], 'without passing labels neither is drawn');
     });
   });
 });
