@@ -93,6 +93,19 @@ export const criteriaSwitchSchema = z.object({
 });
 export type CriteriaSwitch = z.infer<typeof criteriaSwitchSchema>;
 
+/** A categorical calibration read as pass/fail through the template's `passing_labels` (calibrate's "As pass/fail"). */
+export const passFailViewSchema = z.object({
+  passingLabels: z.array(z.string()),
+  n: count,
+  /** `fail`, `pass`: the ones either side used. */
+  labels: z.array(labelSchema),
+  rows: z.array(heatRowSchema),
+  columnTotals: z.array(count),
+  headline: z.array(headlineSchema),
+  classes: z.array(classRowSchema),
+});
+export type PassFailViewData = z.infer<typeof passFailViewSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -124,6 +137,8 @@ export const calibrationViewSchema = z.object({
   /** A panel's results: agreement between its judges. */
   panel: z.optional(z.nullable(panelFiguresSchema)),
   criteria: z.optional(criteriaSwitchSchema),
+  /** Categorical with passing labels: the same rows as pass/fail. */
+  passFail: z.optional(z.nullable(passFailViewSchema)),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 

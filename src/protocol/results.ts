@@ -40,7 +40,7 @@ export const resultsSummarySchema = z.object({
   display: z.string(),
   metric: z.string(),
   metrics: z.array(z.string()),
-  kind: z.enum(['pointwise', 'pairwise']),
+  kind: z.enum(['pointwise', 'pairwise', 'categorical']),
   rows: count,
   verdicts: z.array(z.object({ label: z.string(), count })),
   failures: z.array(z.object({ kind: z.string(), count })),

@@ -74,6 +74,20 @@ export const resultViewSchema = z.discriminatedUnion('kind', [
     repaired: z.optional(z.boolean()),
   }),
   z.object({
+    /** A categorical template (`labels:`): the judge answered one of its labels. */
+    kind: z.literal('categorical'),
+    label: z.string(),
+    /** The template's labels when known, in its order, for the label strip. */
+    labels: z.nullable(z.array(z.string())),
+    /** Whether the label is one of the template's `passing_labels` (`m/passed`); null without them. */
+    passed: z.nullable(z.boolean()),
+    justification: z.string(),
+    confidence: z.nullable(finite),
+    confidenceLabel: z.optional(z.string()),
+    extras: z.array(extraFieldSchema),
+    repaired: z.optional(z.boolean()),
+  }),
+  z.object({
     kind: z.literal('pairwise'),
     winner,
     confidence: z.nullable(finite),

@@ -10,12 +10,14 @@ import {
   type CellRow,
   type FailedRow,
   type HeatRow,
+  type Headline,
   type HostMessage,
   type ViewLabel,
   type WebviewMessage,
 } from '../protocol/calibrate';
 import { button, el, root, showRejection } from './lib/dom';
 import { connect, start } from './lib/host';
+import { optionalSections } from './lib/calibrateLayout';
 
 const host = connect<WebviewMessage, CalibrationState>();
 const post = host.post;
@@ -73,7 +75,8 @@ function render(message: HostMessage): void {
 }
 
 function renderReport(v: CalibrationView): void {
-  root.replaceChildren(header(v), ...criteriaBar(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), bias(v), ...extras(v), ...panelFigures(v));
+  const optional = optionalSections(v).map((id) => (id === 'pass-fail' ? passFail(v) : bias(v)));
+  root.replaceChildren(header(v), ...criteriaBar(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), ...optional, ...extras(v), ...panelFigures(v));
   root.dataset.state = 'report';
   const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
   if (selected && stillThere) select(selected.human, selected.judge);
@@ -129,8 +132,12 @@ function guidance(v: CalibrationView): HTMLElement {
 }
 
 function headline(v: CalibrationView): HTMLElement {
+  return section('headline', 'Agreement with the human labels', figureGrid(v.headline));
+}
+
+function figureGrid(figures: readonly Headline[]): HTMLElement {
   const grid = el('div', 'figures');
-  for (const h of v.headline) {
+  for (const h of figures) {
     const card = el('div', h.primary ? 'figure-card primary' : 'figure-card');
     card.dataset.key = h.key;
     card.title = h.help;
@@ -140,7 +147,33 @@ function headline(v: CalibrationView): HTMLElement {
     card.append(name, figureNode(h.value, format, h.key.startsWith('bias.') ? 'undefined: no row was judged in both orders' : UNDEFINED_NOTE));
     grid.append(card);
   }
-  return section('headline', 'Agreement with the human labels', grid);
+  return grid;
+}
+
+/** calibrate's "As pass/fail": the same rows through the template's passing labels (categorical only). */
+function passFail(v: CalibrationView): HTMLElement {
+  const p = v.passFail!;
+  const table = el('table', 'classes pass-fail');
+  const head = el('tr');
+  const corner = el('th', 'corner', 'human ↓  judge →');
+  corner.scope = 'col';
+  head.append(corner, ...p.labels.map((l) => headerCell(String(l), 'col')), headerCell('human total', 'col', 'total'));
+  const body = el('tbody');
+  for (const row of p.rows) {
+    const tr = el('tr');
+    tr.append(headerCell(String(row.human), 'row'));
+    for (const c of row.cells) tr.append(el('td', c.human === c.judge ? 'num agree' : 'num disagree', String(c.count)));
+    tr.append(el('td', 'total', String(row.total)));
+    body.append(tr);
+  }
+  const foot = el('tr', 'totals');
+  foot.append(headerCell('judge total', 'row', 'total'), ...p.columnTotals.map((t) => el('td', 'total', String(t))), el('td', 'total', String(p.n)));
+  body.append(foot);
+  const thead = el('thead');
+  thead.append(head);
+  table.append(thead, body);
+  const passing = p.passingLabels.map((l) => JSON.stringify(l)).join(', ');
+  return section('pass-fail', `As pass/fail (passing labels: ${passing}; ${p.n} row${p.n === 1 ? '' : 's'})`, scroller(table), figureGrid(p.headline));
 }
 
 function heatMap(v: CalibrationView): HTMLElement {

@@ -129,6 +129,27 @@ function verdict(result: ResultView, pair: string[] | null): HTMLElement {
       box.append(...extras(result.extras));
       return box;
     }
+    case 'categorical': {
+      const label = el('div', 'score label');
+      label.append(el('span', 'value', result.label));
+      if (result.passed !== null) label.append(el('span', `badge ${result.passed ? 'verdict-pass' : 'verdict-fail'}`, result.passed ? 'pass' : 'fail'));
+      if (result.repaired) label.append(repairedBadge());
+      box.append(el('h2', undefined, 'Label'), label);
+      if (result.labels && result.labels.length <= 20) {
+        const strip = el('ol', 'scale labels');
+        strip.setAttribute('aria-label', 'the template\'s labels');
+        for (const l of result.labels) {
+          const li = el('li', l === result.label ? 'current' : undefined, l);
+          if (l === result.label) li.setAttribute('aria-current', 'true');
+          strip.append(li);
+        }
+        box.append(strip);
+      }
+      if (result.confidence !== null) box.append(el('p', 'confidence', `${result.confidenceLabel ?? 'Confidence'}: ${fmt(result.confidence)}`));
+      box.append(el('h3', undefined, 'Justification'), el('p', 'justification', result.justification));
+      box.append(...extras(result.extras));
+      return box;
+    }
     case 'pairwise': {
       box.append(el('h2', undefined, 'Verdict'), finalLine(result.winner, null, result.confidence, result.consistent, 0, result.repaired === true));
       box.append(el('p', 'justification', result.justification));

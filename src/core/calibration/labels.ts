@@ -1,5 +1,6 @@
 // Column names (Vertex AI's, see design.md) and how a cell becomes a label.
-import type { CalibrationKind } from './types';
+import { VERDICT_COLUMNS } from '../results/verdict';
+import type { CalibrationKind, Label } from './types';
 
 export interface Columns {
   human: string;
@@ -7,10 +8,8 @@ export interface Columns {
 }
 
 export function columnsFor(metric: string, kind: CalibrationKind): Columns {
-  if (kind === 'categorical') return { human: `${metric}/human_label`, judge: `${metric}/label` };
-  return kind === 'pointwise'
-    ? { human: `${metric}/human_rating`, judge: `${metric}/score` }
-    : { human: `${metric}/human_pairwise_choice`, judge: `${metric}/pairwise_choice` };
+  const { human, judge } = VERDICT_COLUMNS[kind];
+  return { human: `${metric}/${human}`, judge: `${metric}/${judge}` };
 }
 
 /** No label in the cell: absent, null or blank. A sentinel, not an object, so reading a row allocates nothing. */
@@ -110,4 +109,9 @@ export function booleanCell(value: unknown): boolean | undefined {
 /** Absent, null or blank text. */
 export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** How a label of `kind` is read, the human's and the judge's alike. */
+export function labelParser(kind: CalibrationKind): (value: unknown) => ParsedLabel<Label> {
+  return kind === 'pointwise' ? parseRating : kind === 'pairwise' ? parseChoice : parseCategory;
 }

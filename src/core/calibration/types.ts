@@ -1,8 +1,9 @@
 // The calibration report: design.md's contract keys plus additions (per_class, bias, guidance,
 // rule_violations, skipped_by_reason). Contract keys are never renamed.
+import type { VerdictKind } from '../results/verdict';
 
 /** `categorical`: the judge answers one of a template's labels (`m/label` vs `m/human_label`), a nominal scale. */
-export type CalibrationKind = 'pointwise' | 'pairwise' | 'categorical';
+export type CalibrationKind = VerdictKind;
 export type Label = number | string;
 
 /** A figure that may be undefined (all labels equal, zero variance) is null, never NaN. */

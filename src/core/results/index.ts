@@ -2,3 +2,4 @@
 export * from './errorKinds';
 export * from './keys';
 export * from './latest';
+export * from './verdict';

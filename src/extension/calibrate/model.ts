@@ -1,10 +1,11 @@
 // The calibration view's content as pure functions: which metrics a file can be calibrated on,
 // and the core report turned into what the webview shows. No `vscode` here; unit-tested in node.
-import type { CalibrationKind, CalibrationNote, CalibrationReport, Correlation, Figure, PairwiseBias, PointwiseBias, Rate } from '../../core/calibration';
+import type { CalibrationKind, CalibrationNote, CalibrationReport, ClassFigures, Correlation, Figure, Label, PairwiseBias, PassFailView, PointwiseBias, Rate } from '../../core/calibration';
 import { taskOf, type Task } from '../../core/calibration/guidance';
 import type { DatasetRow } from '../../core/dataset';
 import type { PanelFigures } from '../../core/calibration/panel';
-import type { BiasRow, CalibrationView, Headline, HeatRow, PanelFiguresView } from '../../protocol/calibrate';
+import { VERDICT_COLUMNS, VERDICT_KINDS } from '../../core/results/verdict';
+import type { BiasRow, CalibrationView, Headline, HeatRow, PanelFiguresView, PassFailViewData } from '../../protocol/calibrate';
 
 /** A metric with label columns in the file. */
 export interface MetricColumns {
@@ -16,24 +17,16 @@ export interface MetricColumns {
   labelled: number;
 }
 
-const SUFFIXES: [string, CalibrationKind, 'human' | 'judge'][] = [
-  ['/human_rating', 'pointwise', 'human'],
-  ['/score', 'pointwise', 'judge'],
-  ['/human_pairwise_choice', 'pairwise', 'human'],
-  ['/pairwise_choice', 'pairwise', 'judge'],
-  ['/human_label', 'categorical', 'human'],
-  ['/label', 'categorical', 'judge'],
-];
-
-const COLUMN_NAMES: Record<CalibrationKind, [string, string]> = {
-  pointwise: ['/human_rating', '/score'],
-  pairwise: ['/human_pairwise_choice', '/pairwise_choice'],
-  categorical: ['/human_label', '/label'],
-};
+// Core's verdict columns: each kind's human and judge column, as suffixes of `<metric>`.
+const SUFFIXES: [string, CalibrationKind, 'human' | 'judge'][] = VERDICT_KINDS.flatMap((kind): [string, CalibrationKind, 'human' | 'judge'][] => [
+  [`/${VERDICT_COLUMNS[kind].human}`, kind, 'human'],
+  [`/${VERDICT_COLUMNS[kind].judge}`, kind, 'judge'],
+]);
 
 /**
- * Metrics named by `<m>/human_rating` + `<m>/score` or `<m>/human_pairwise_choice` +
- * `<m>/pairwise_choice`. Complete ones (both columns) come first, then by name.
+ * Metrics named by a human and a judge column of one kind (`<m>/human_rating` + `<m>/score`,
+ * `<m>/human_pairwise_choice` + `<m>/pairwise_choice`, `<m>/human_label` + `<m>/label`).
+ * Complete ones (both columns) come first, then by name.
  */
 export function detectMetrics(rows: readonly DatasetRow[]): MetricColumns[] {
   const found = new Map<string, MetricColumns & { human: string; judge: string; sides: Set<string> }>();
@@ -45,8 +38,8 @@ export function detectMetrics(rows: readonly DatasetRow[]): MetricColumns[] {
         const id = `${kind}\u0000${metric}`;
         let entry = found.get(id);
         if (!entry) {
-          const names = COLUMN_NAMES[kind];
-          entry = { metric, kind, complete: false, labelled: 0, human: metric + names[0], judge: metric + names[1], sides: new Set() };
+          const names = VERDICT_COLUMNS[kind];
+          entry = { metric, kind, complete: false, labelled: 0, human: `${metric}/${names.human}`, judge: `${metric}/${names.judge}`, sides: new Set() };
           found.set(id, entry);
         }
         entry.sides.add(side);
@@ -75,8 +68,9 @@ export function metricChoices(found: readonly MetricColumns[]): MetricColumns[] 
 
 export function noMetricMessage(display: string): string {
   return (
-    `${display} has no label columns to calibrate: expected "<metric>/human_rating" and "<metric>/score" (pointwise) ` +
-    'or "<metric>/human_pairwise_choice" and "<metric>/pairwise_choice" (pairwise). Run the template on a dataset with human labels ' +
+    `${display} has no label columns to calibrate: expected "<metric>/human_rating" and "<metric>/score" (pointwise), ` +
+    '"<metric>/human_pairwise_choice" and "<metric>/pairwise_choice" (pairwise) or "<metric>/human_label" and "<metric>/label" (categorical). ' +
+    'Run the template on a dataset with human labels ' +
     '(judge-studio run … --out results.jsonl) and calibrate the results file.'
   );
 }
@@ -117,7 +111,7 @@ export function buildView(input: ViewInput): CalibrationView {
     rows: heatRows(report),
     columnTotals: report.per_class.map((c) => c.predicted),
     headline: headline(report),
-    classes: report.per_class.map(({ label, precision, recall, f1, support, predicted }) => ({ label, precision, recall, f1, support, predicted })),
+    classes: classRows(report.per_class),
     bias: biasRows(report),
     rules: ruleRows(report),
     guidance: { task, advice: ADVICE[task], primary: [...report.guidance.primary], warnings: [...report.guidance.warnings] },
@@ -125,8 +119,33 @@ export function buildView(input: ViewInput): CalibrationView {
     notesOmitted: input.notesOmitted,
     runView: input.runView,
     panel: input.panel ? panelFiguresView(input.panel) : null,
+    passFail: report.pass_fail ? passFailView(report.pass_fail) : null,
   };
 }
+
+function classRows(classes: readonly ClassFigures[]): CalibrationView['classes'] {
+  return classes.map(({ label, precision, recall, f1, support, predicted }) => ({ label, precision, recall, f1, support, predicted }));
+}
+
+/** The pass/fail reading of a categorical calibration, with the same figures `calibrate` prints under "As pass/fail". */
+export function passFailView(p: PassFailView): PassFailViewData {
+  return {
+    passingLabels: [...p.passing_labels],
+    n: p.n,
+    labels: [...p.labels],
+    rows: matrixRows(p.labels, p.confusion_matrix),
+    columnTotals: p.per_class.map((c) => c.predicted),
+    headline: FIGURES.map(([key, name, help]) => ({ key: `pass_fail.${key}`, name, value: p[key], primary: false, help })),
+    classes: classRows(p.per_class),
+  };
+}
+
+const FIGURES: [keyof Pick<PassFailView, 'accuracy' | 'balanced_accuracy' | 'balanced_f1' | 'cohen_kappa'>, string, string][] = [
+  ['accuracy', 'Accuracy', 'Share of rows where judge and humans agree on pass or fail.'],
+  ['balanced_accuracy', 'Balanced accuracy', 'Mean recall of pass and fail: a dominant outcome cannot inflate it.'],
+  ['balanced_f1', 'Balanced F1', 'F1 of pass and fail, weighted by how often humans gave each.'],
+  ['cohen_kappa', "Cohen's κ", 'Agreement on pass/fail beyond chance: 0 is chance level, 1 is perfect agreement.'],
+];
 
 /** The panel figures as the calibration view draws them. */
 export function panelFiguresView(p: PanelFigures): PanelFiguresView {
@@ -145,13 +164,17 @@ export function panelFiguresView(p: PanelFigures): PanelFiguresView {
 
 /** The matrix with each cell's share of its human row: how the judge labels what humans called X. */
 export function heatRows(report: CalibrationReport): HeatRow[] {
-  return report.labels.map((human, i) => {
-    const counts = report.confusion_matrix[i] ?? [];
+  return matrixRows(report.labels, report.confusion_matrix);
+}
+
+function matrixRows(labels: readonly Label[], matrix: readonly (readonly number[])[]): HeatRow[] {
+  return labels.map((human, i) => {
+    const counts = matrix[i] ?? [];
     const total = counts.reduce((s, c) => s + c, 0);
     return {
       human,
       total,
-      cells: report.labels.map((judge, j) => {
+      cells: labels.map((judge, j) => {
         const count = counts[j] ?? 0;
         return { human, judge, count, share: total === 0 ? null : count / total };
       }),

@@ -7,7 +7,7 @@ import { webviewMessageSchema, type HostMessage, type InitialData, type WebviewM
 import { SHOW_RESULT_ROW } from '../calibrate/panel';
 import type { Studio } from '../studio';
 import { messageReceiver, webviewOptions, webviewPage } from '../webview/page';
-import { metricsOf, ResultsTable } from './model/table';
+import { metricsOf, noVerdictMessage, ResultsTable } from './model/table';
 
 export const RESULTS_VIEW_TYPE = 'judgeStudio.results';
 const RELOAD_DELAY_MS = 400;
@@ -92,7 +92,7 @@ class ResultsEditor {
       if (this.metric === undefined || !metrics.includes(this.metric)) this.metric = metrics[0];
       if (this.metric === undefined) {
         this.table = undefined;
-        return { type: 'error', message: `${this.display} has no verdict column ("<metric>/score" or "<metric>/pairwise_choice"); it does not look like a results file. Open it as text instead.` };
+        return { type: 'error', message: noVerdictMessage(this.display) };
       }
       this.table = new ResultsTable(items, this.metric, metrics);
       this.studio.log.debug(`results viewer: ${this.display} (${this.table.entries.length} rows) read in ${(performance.now() - started).toFixed(0)} ms`);

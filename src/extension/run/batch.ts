@@ -10,6 +10,7 @@ import { isSkip } from '../../core/dataset/types';
 import { snapshotTemplate } from '../../core/compare/snapshots';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { latestPerRow } from '../../core/results/latest';
+import { templateVerdictKind } from '../../core/results/verdict';
 import { PipelineError, runPipeline, type PipelineResult } from '../../core/judge/run/pipeline';
 import type { RowRange } from '../../core/judge/run/runner';
 import { RunStats } from '../../core/judge/run/stats';
@@ -156,7 +157,7 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
   }
   const interrupted = result?.interrupted ?? fatal !== undefined;
 
-  const summary = await summarizeFile(out, new SummaryBuilder(judge.metric, judge.config.kind, scaleOf(judge) ?? undefined));
+  const summary = await summarizeFile(out, new SummaryBuilder(judge.metric, templateVerdictKind(judge.config), scaleOf(judge) ?? undefined, judge.config.labels));
   const entry: BatchEntry = {
     v: 1,
     type: 'batch',

@@ -6,6 +6,7 @@ import { formatOf, isSkip, parseDataset, type DatasetRecord } from '../../core/d
 import type { PreparedJudge } from '../../core/judge/engine/prepare';
 import { judgeSettings } from '../../core/judge/engine/settings';
 import { pairFields, pairStyle } from '../../core/template';
+import { verdictColumnsText } from '../../core/results/verdict';
 import type { RetryPolicy } from '../../core/judge/transport/retry';
 import { runJudge } from '../../core/judge/run/runner';
 import type { RenderedOrder, RunView } from '../../protocol/run';
@@ -114,7 +115,7 @@ export class RunController implements vscode.Disposable {
     const tracker = new PassTracker(rendered.prompts, pairwise);
     let model: string | null = null;
     const draw = (phase: RunView['phase'], extra: { line?: Line; failure?: { title: string; message: string } } = {}) =>
-      runView({ ...base, template, model, phase, elapsedMs: phase === 'running' ? null : Date.now() - started.getTime(), passes: tracker.passes, messages: rendered.orders, scale, raw: [...tracker.raw], repaired: tracker.repaired, ...extra });
+      runView({ ...base, template, model, phase, elapsedMs: phase === 'running' ? null : Date.now() - started.getTime(), passes: tracker.passes, messages: rendered.orders, scale, labels: judge.config.labels ?? null, raw: [...tracker.raw], repaired: tracker.repaired, ...extra });
     this.show(draw('running'));
 
     const signal = session.abort!.signal;
@@ -239,14 +240,14 @@ export class RunController implements vscode.Disposable {
     if (!item) throw new Error(`${name} has no row ${row} (${rows.length} readable rows).`);
     const line = item.record;
     const metric = metricHint ?? metricOf(line);
-    if (!metric) throw new Error(`${name}, row ${row} has no judge columns (such as "<metric>/score" or "<metric>/pairwise_choice").`);
+    if (!metric) throw new Error(`${name}, row ${row} has no judge columns (such as ${verdictColumnsText()}).`);
     const record = inputRecord(line, metric);
     const [templateUri] = await templatesNamed(metric);
     const loaded = templateUri ? await loadTemplate(this.studio, templateUri) : undefined;
     const judge = loaded?.ok ? loaded.judge : undefined;
     const rendered = judge ? renderOrders(judge, record, item.row) : undefined;
     const preview = judge ? null : resultView(line, metric);
-    const kind = judge?.config.kind ?? (preview?.kind === 'pointwise' ? 'pointwise' : preview && preview.kind !== 'error' ? 'pairwise' : null);
+    const kind = judge?.config.kind ?? (preview?.kind === 'pointwise' || preview?.kind === 'categorical' ? 'pointwise' : preview && preview.kind !== 'error' ? 'pairwise' : null);
     const failed = typeof line[`${metric}/error`] === 'string';
     const source = `${name}, row ${row}`;
     const id = `row:${row}@${file.toString()}`;
@@ -266,6 +267,7 @@ export class RunController implements vscode.Disposable {
       messages: rendered?.ok ? rendered.orders : [],
       line,
       scale: judge ? scaleOf(judge) : null,
+      labels: judge?.config.labels ?? null,
       raw: [],
       canRerun: Boolean(judge),
     });

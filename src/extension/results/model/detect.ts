@@ -1,6 +1,7 @@
 // Which files are results files, so the editor offers the Results Viewer for them: the names the
 // product writes, and any JSONL whose first record carries the bookkeeping every results line has.
 // Pure (no vscode): the same rule drives the editor-title button and what the run opens at the end.
+import { verdictColumn } from '../../../core/results/verdict';
 
 /**
  * Names Judge Studio writes or suggests: `<metric>.results.jsonl` (the CLI's default, batch
@@ -35,7 +36,7 @@ export function isResultsLine(line: string): boolean {
   if (typeof row !== 'number' || !Number.isSafeInteger(row) || row < 1) return false;
   const key = record['_key'];
   if (typeof key === 'string' && /^[0-9a-f]{16}$/.test(key)) return true;
-  return Object.keys(record).some((k) => /^[^/]+\/(score|pairwise_choice|error_kind)$/.test(k));
+  return Object.keys(record).some((k) => verdictColumn(k) !== undefined || /^[^/]+\/error_kind$/.test(k));
 }
 
 /** By name, else by the first non-blank line of the file (`lines` yields its lines in order). */

@@ -1,10 +1,10 @@
 // The results viewer's model, free of `vscode`: one row per `_row` (the last line stands), in
 // `_row` order, with the columns the table shows, and queries (filter, verdict, search, sort,
 // window) answered on the host so the page only ever holds the rows on screen.
-import { isLabel, jsonCell, parseChoice, parseRating } from '../../../core/calibration/labels';
+import { columnsFor, isLabel, jsonCell, labelParser } from '../../../core/calibration/labels';
 import type { Label } from '../../../core/calibration/types';
 import { isSkip, type DatasetItem } from '../../../core/dataset/types';
-import { rowOf } from '../../../core/results';
+import { rowOf, verdictColumn, verdictColumnsText, verdictKindOf, type VerdictKind } from '../../../core/results';
 import type { ResultsQuery, ResultsSummary, TableRow } from '../../../protocol/results';
 
 interface Entry extends TableRow {
@@ -15,18 +15,23 @@ interface Entry extends TableRow {
 const SNIPPET = 160;
 const HAYSTACK = 2000;
 
-/** Metrics with a verdict column, sorted. */
+/** Metrics with a verdict column (core's verdictColumn: a score, a pairwise choice or a label), sorted. */
 export function metricsOf(records: Iterable<Record<string, unknown>>): string[] {
   const found = new Set<string>();
   let seen = 0;
   for (const r of records) {
     for (const k of Object.keys(r)) {
-      const m = /^(.+)\/(score|pairwise_choice)$/.exec(k);
-      if (m) found.add(m[1]!);
+      const column = verdictColumn(k);
+      if (column) found.add(column.metric);
     }
     if (++seen >= 200) break; // the first rows name every metric a run writes
   }
   return [...found].sort();
+}
+
+/** Why the viewer does not show a file in which metricsOf found no metric. */
+export function noVerdictMessage(display: string): string {
+  return `${display} has no verdict column (${verdictColumnsText()}); it does not look like a results file. Open it as text instead.`;
 }
 
 function text(v: unknown): string {
@@ -41,7 +46,7 @@ function short(s: string): string {
 
 export class ResultsTable {
   readonly entries: Entry[];
-  readonly kind: 'pointwise' | 'pairwise';
+  readonly kind: VerdictKind;
   readonly unreadable: number;
   readonly replaced: number;
   private readonly templateHashes: string[];
@@ -70,11 +75,14 @@ export class ResultsTable {
     this.unreadable = unreadable;
     this.replaced = replaced;
     const m = metric;
-    this.kind = [...latest.values()].some((r) => Object.hasOwn(r, `${m}/pairwise_choice`)) ? 'pairwise' : 'pointwise';
-    const judgeCol = this.kind === 'pointwise' ? `${m}/score` : `${m}/pairwise_choice`;
-    const humanCol = this.kind === 'pointwise' ? `${m}/human_rating` : `${m}/human_pairwise_choice`;
+    // The first line with a verdict column tells the kind (a failed line has it too, as null).
+    let kind: VerdictKind | undefined;
+    for (const r of latest.values()) if ((kind = verdictKindOf(r, m)) !== undefined) break;
+    this.kind = kind ?? 'pointwise';
+    const { judge: judgeCol, human: humanCol } = columnsFor(m, this.kind);
+    const parseLabel = labelParser(this.kind);
     const parse = (v: unknown): Label | null => {
-      const p = this.kind === 'pointwise' ? parseRating(v) : parseChoice(v);
+      const p = parseLabel(v);
       return isLabel<Label>(p) ? p : null;
     };
     const hashes = new Set<string>();

@@ -1,6 +1,7 @@
 // A results line (design.md "Results file") read back into what the run view shows. Pure and
 // defensive: a line may come from an older version or a hand-edited file, so every column is
 // checked and a missing verdict is never shown as a score.
+import { VERDICT_COLUMNS, VERDICT_KINDS } from '../../../core/results/verdict';
 import type { DimensionRow, PairPass, PanelView, ResultView, ViolationView } from '../../../protocol/run';
 
 export type Line = Record<string, unknown>;
@@ -12,7 +13,7 @@ type Winner = 'A' | 'B' | 'TIE';
  */
 export function metricOf(line: Line): string | undefined {
   const keys = Object.keys(line);
-  for (const suffix of ['model', 'score', 'pairwise_choice', 'error']) {
+  for (const suffix of ['model', ...VERDICT_KINDS.map((k) => VERDICT_COLUMNS[k].judge), 'error']) {
     const key = keys.find((k) => k.endsWith(`/${suffix}`) && k.length > suffix.length + 1);
     if (key) return key.slice(0, -(suffix.length + 1));
   }
@@ -25,6 +26,8 @@ export function column(line: Line, metric: string, name: string): unknown {
 
 const isWinner = (v: unknown): v is Winner => v === 'A' || v === 'B' || v === 'TIE';
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** A categorical verdict: the judge's label, a non-empty string. */
+const labelOf = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
@@ -43,9 +46,9 @@ function extras(line: Line, metric: string): { name: string; value: string }[] {
   return Object.entries(extra ?? {}).map(([k, v]) => ({ name: k, value: display(v) }));
 }
 
-/** What a pointwise `m/confidence` measures: the share of a panel's judges or of the samples that gave the score. */
-function confidenceLabel(line: Line, metric: string): string {
-  if (Array.isArray(column(line, metric, 'judges'))) return 'Share of the panel that gave this score';
+/** What a pointwise `m/confidence` measures: the share of a panel's judges or of the samples that gave the verdict. */
+function confidenceLabel(line: Line, metric: string, what = 'score'): string {
+  if (Array.isArray(column(line, metric, 'judges'))) return `Share of the panel that gave this ${what}`;
   if (Array.isArray(column(line, metric, 'samples'))) return 'Agreement across samples';
   return 'Confidence';
 }
@@ -87,8 +90,12 @@ export function errorKindOf(line: Line, metric: string): string | null {
   return typeof kind === 'string' && kind !== '' ? kind : null;
 }
 
-/** The verdict part of the run view for one results line, or null when the line carries no verdict for `metric`. */
-export function resultView(line: Line, metric: string, scale: { min: number; max: number } | null = null): ResultView | null {
+/**
+ * The verdict part of the run view for one results line, or null when the line carries no verdict
+ * for `metric` (a score, a pairwise choice or a label: core's VERDICT_COLUMNS). `labels`: a
+ * categorical template's labels, when the template is known.
+ */
+export function resultView(line: Line, metric: string, scale: { min: number; max: number } | null = null, labels: readonly string[] | null = null): ResultView | null {
   const col = (name: string) => column(line, metric, name);
   const error = col('error');
   if (typeof error === 'string' && error !== '') {
@@ -108,6 +115,22 @@ export function resultView(line: Line, metric: string, scale: { min: number; max
       consistent: typeof consistent === 'boolean' ? consistent : null,
       justification: str(col('justification')),
       passes: pairPasses(col('passes')),
+      extras: extras(line, metric),
+      ...repaired,
+    };
+  }
+  const label = labelOf(col(VERDICT_COLUMNS.categorical.judge));
+  if (label !== null) {
+    const confidence = num(col('confidence'));
+    const passed = col('passed');
+    return {
+      kind: 'categorical',
+      label,
+      labels: labels ? [...labels] : null,
+      passed: typeof passed === 'boolean' ? passed : null,
+      justification: str(col('justification')),
+      confidence,
+      ...(confidence !== null ? { confidenceLabel: confidenceLabel(line, metric, 'label') } : {}),
       extras: extras(line, metric),
       ...repaired,
     };
@@ -182,12 +205,14 @@ export function rawReplies(line: Line, metric: string): string[] {
   return Array.isArray(raw) ? raw.filter((r): r is string => typeof r === 'string') : [];
 }
 
-/** A short verdict for lists: "score 4 / 5", "A wins", "TIE", "B · better", "error". */
+/** A short verdict for lists: "score 4 / 5", "compliant · pass", "A wins", "TIE", "B · better", "error". */
 export function verdictText(view: ResultView | null): string {
   if (!view) return 'no verdict';
   switch (view.kind) {
     case 'pointwise':
       return view.scale ? `score ${view.score} / ${view.scale.max}` : `score ${view.score}`;
+    case 'categorical':
+      return view.passed === null ? view.label : `${view.label} · ${view.passed ? 'pass' : 'fail'}`;
     case 'pairwise':
       return view.winner === 'TIE' ? 'TIE' : `${view.winner} wins`;
     case 'dimensional':
@@ -203,11 +228,13 @@ export function consistencyText(view: ResultView | null): string | null {
   return view.consistent ? 'consistent' : 'position-inconsistent';
 }
 
+const HUMAN_COLUMNS = new Set(VERDICT_KINDS.map((k) => VERDICT_COLUMNS[k].human));
+
 /** The input fields of a results line: without `_row` and the metric's output columns (human labels stay). */
 export function inputRecord(line: Line, metric: string): Line {
   const prefix = `${metric}/`;
   return Object.fromEntries(
-    Object.entries(line).filter(([k]) => k !== '_row' && (!k.startsWith(prefix) || k === `${prefix}human_rating` || k === `${prefix}human_pairwise_choice` || k.startsWith(`${prefix}human_rating/`))),
+    Object.entries(line).filter(([k]) => k !== '_row' && (!k.startsWith(prefix) || HUMAN_COLUMNS.has(k.slice(prefix.length)) || k.startsWith(`${prefix}human_rating/`))),
   );
 }
 
@@ -217,7 +244,7 @@ export function panelView(line: Line, metric: string): PanelView | null {
   if (!Array.isArray(judges)) return null;
   const choice = column(line, metric, 'pairwise_choice');
   const score = num(column(line, metric, 'score'));
-  const verdict = isWinner(choice) ? choice : score !== null ? String(score) : null;
+  const verdict = isWinner(choice) ? choice : score !== null ? String(score) : labelOf(column(line, metric, VERDICT_COLUMNS.categorical.judge));
   const passes = Array.isArray(column(line, metric, 'passes')) ? (column(line, metric, 'passes') as unknown[]).map(obj) : [];
   const majority = column(line, metric, 'panel_majority');
   return {
@@ -227,7 +254,7 @@ export function panelView(line: Line, metric: string): PanelView | null {
     judges: judges.flatMap((j) => {
       const o = obj(j);
       if (!o || typeof o.judge !== 'string') return [];
-      const v = isWinner(o.verdict) ? o.verdict : num(o.verdict) !== null ? String(o.verdict) : null;
+      const v = isWinner(o.verdict) ? o.verdict : num(o.verdict) !== null ? String(o.verdict) : labelOf(o.verdict);
       return [{
         judge: o.judge,
         verdict: v,

@@ -1,7 +1,9 @@
-// The summary of a batch, from its results lines: the score distribution for pointwise; for
-// pairwise the win/tie/loss counts and the position-consistency rate; for multi-dimension
-// templates also the rows whose judge broke a consistency rule. Stored in the history file.
+// The summary of a batch, from its results lines: the score distribution for pointwise; the
+// count per label for categorical; for pairwise the win/tie/loss counts and the
+// position-consistency rate; for multi-dimension templates also the rows whose judge broke a
+// consistency rule. Stored in the history file.
 import { z } from 'zod';
+import { VERDICT_COLUMNS, type VerdictKind } from '../../../core/results/verdict';
 import { column, type Line } from './result';
 
 export const batchSummarySchema = z.discriminatedUnion('kind', [
@@ -29,6 +31,16 @@ export const batchSummarySchema = z.discriminatedUnion('kind', [
     violationRows: z.number().int().nullable(),
     panelAgreement: z.number().nullable().optional(),
   }),
+  z.object({
+    kind: z.literal('categorical'),
+    rows: z.number().int(),
+    failed: z.number().int(),
+    /** Count per label: the template's labels in its order, then any other label a line gave. */
+    labels: z.array(z.object({ label: z.string(), count: z.number().int() })),
+    /** Rows whose verdict passes (`m/passed`: the template's passing labels); null when no line says. */
+    passed: z.number().int().nullable(),
+    panelAgreement: z.number().nullable().optional(),
+  }),
 ]);
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
 
@@ -39,6 +51,8 @@ export class SummaryBuilder {
   private rows = 0;
   private failed = 0;
   private readonly counts = new Map<number, number>();
+  private readonly labels = new Map<string, number>();
+  private passed: number | null = null;
   private sum = 0;
   private scored = 0;
   private readonly wins = { A: 0, B: 0, TIE: 0 };
@@ -49,13 +63,15 @@ export class SummaryBuilder {
   private agreementSum = 0;
   private agreementRows = 0;
 
-  /** `kind` comes from the template: a file of only failed rows has no verdict to tell it. */
+  /** `kind` comes from the template (core's templateVerdictKind): a file of only failed rows has no verdict to tell it. */
   constructor(
     private readonly metric: string,
-    private readonly kind: 'pointwise' | 'pairwise',
+    private readonly kind: VerdictKind,
     scale?: { min: number; max: number },
+    labels: readonly string[] = [],
   ) {
     if (kind === 'pointwise' && scale && scale.max - scale.min <= 20) for (let s = scale.min; s <= scale.max; s++) this.counts.set(s, 0);
+    if (kind === 'categorical') for (const label of labels) this.labels.set(label, 0);
   }
 
   add(line: Line): void {
@@ -66,6 +82,17 @@ export class SummaryBuilder {
     if (typeof agreement === 'number' && Number.isFinite(agreement)) {
       this.agreementSum += agreement;
       this.agreementRows++;
+    }
+    if (this.kind === 'categorical') {
+      const label = col(VERDICT_COLUMNS.categorical.judge);
+      if (failed || typeof label !== 'string' || label === '') {
+        this.failed++;
+        return;
+      }
+      this.labels.set(label, (this.labels.get(label) ?? 0) + 1);
+      const passed = col('passed');
+      if (typeof passed === 'boolean') this.passed = (this.passed ?? 0) + (passed ? 1 : 0);
+      return;
     }
     if (this.kind === 'pointwise') {
       const score = col('score');
@@ -101,6 +128,9 @@ export class SummaryBuilder {
       const scores = Object.fromEntries([...this.counts.entries()].sort(([a], [b]) => a - b).map(([s, n]) => [String(s), n]));
       return { kind: 'pointwise', rows, failed, scores, mean: this.scored ? round(this.sum / this.scored) : null, ...panel };
     }
+    if (this.kind === 'categorical') {
+      return { kind: 'categorical', rows, failed, labels: [...this.labels].map(([label, count]) => ({ label, count })), passed: this.passed, ...panel };
+    }
     return {
       kind: 'pairwise',
       rows,
@@ -115,8 +145,8 @@ export class SummaryBuilder {
   }
 }
 
-export function summarize(lines: Iterable<Line>, metric: string, kind: 'pointwise' | 'pairwise', scale?: { min: number; max: number }): BatchSummary {
-  const builder = new SummaryBuilder(metric, kind, scale);
+export function summarize(lines: Iterable<Line>, metric: string, kind: VerdictKind, scale?: { min: number; max: number }, labels?: readonly string[]): BatchSummary {
+  const builder = new SummaryBuilder(metric, kind, scale, labels);
   for (const line of lines) builder.add(line);
   return builder.result();
 }
@@ -135,6 +165,15 @@ export function summaryLines(s: BatchSummary): string[] {
       const bar = '█'.repeat(Math.round((n / widest) * 12));
       lines.push(`score ${score}: ${n}${total ? ` (${pct(n / total)})` : ''} ${bar}`.trimEnd());
     }
+    return lines;
+  }
+  if (s.kind === 'categorical') {
+    const judged = s.labels.reduce((a, l) => a + l.count, 0);
+    const widest = Math.max(1, ...s.labels.map((l) => l.count));
+    const passed = s.passed !== null && judged ? ` · ${s.passed} passed (${pct(s.passed / judged)})` : '';
+    const lines = [`${s.rows} rows${passed}${failed}`];
+    if (typeof s.panelAgreement === 'number') lines.push(`panel agreement ${pct(s.panelAgreement)}`);
+    for (const { label, count } of s.labels) lines.push(`${label}: ${count}${judged ? ` (${pct(count / judged)})` : ''} ${'█'.repeat(Math.round((count / widest) * 12))}`.trimEnd());
     return lines;
   }
   const rate = s.consistencyRate === null ? 'no swap' : `${pct(s.consistencyRate)} position-consistent`;

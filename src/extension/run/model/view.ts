@@ -40,6 +40,8 @@ export interface ViewInput {
   /** Why there is no line: refused, cancelled, template or render errors. */
   failure?: { title: string; message: string } | undefined;
   scale: { min: number; max: number } | null;
+  /** A categorical template's labels, for the label strip. */
+  labels?: readonly string[] | null;
   raw: RawReply[];
   canRerun: boolean;
   /** A pass needed a repair request before its reply was usable (seen live in a single run). */
@@ -53,7 +55,7 @@ export function runView(input: ViewInput): RunView {
   const raw = [...input.raw];
   if (failure) result = { kind: 'error', title: failure.title, message: failure.message, passes: [] };
   else if (line) {
-    result = resultView(line, input.template.metric, input.scale);
+    result = resultView(line, input.template.metric, input.scale, input.labels ?? null);
     // A panel's passes are shown per judge in the panel table, not as one long row of passes.
     if (result?.kind === 'pairwise' && Array.isArray(line[`${input.template.metric}/judges`])) result = { ...result, passes: [] };
     if (!result) result = { kind: 'error', title: 'The results row has no verdict', message: `No "${input.template.metric}/…" verdict or error column in this row.`, passes: [] };
