@@ -41,6 +41,9 @@ describe('import openai-evals', () => {
   it('makes one template per model grader and lists the others as not imported, with why', () => {
     assert.deepEqual(result.templates.map((t) => t.file), ['Policy-compliance.judge', 'Helpfulness-1-7.judge']);
     for (const t of result.templates) assert.deepEqual(validateTemplate(t.text).filter((d) => d.severity === 'error'), [], t.file);
+    // The prompts never say "JSON": structured output asks for OpenAI's reply, so no verdict-not-asked.
+    for (const t of result.templates) assert.deepEqual(validateTemplate(t.text).filter((d) => d.code.startsWith('verdict-')), [], t.file);
+    assert.match(result.problems.map((p) => p.message).join(' | '), /ask for OpenAI's model-grader reply \(\{"steps": \[\{"description", "conclusion"\}\], "result"\}\) as structured output/);
     const not = result.problems.filter((p) => /not imported/.test(p.message));
     assert.deepEqual(not.map((p) => [p.where, p.severity]), [['testing_criteria[2]', 'warning'], ['testing_criteria[3]', 'warning'], ['testing_criteria[4]', 'warning']]);
     assert.match(not[0]!.message, /"Mentions ticket" \(string_check\): not a model grader: it compares strings/);
@@ -63,7 +66,9 @@ describe('import openai-evals', () => {
     assert.equal(label.model.name, 'gpt-4o-mini-2024-07-18');
     assert.deepEqual(label.source, { format: 'openai-evals', name: 'Policy compliance', fields: { 'item.policy': 'policy', 'item.question': 'question', 'sample.output_text': 'response' } });
     assert.deepEqual(label.inputs, ['policy', 'question', 'response']);
+    assert.deepEqual(label.verdict, { format: 'json', fields: { label: 'result', steps: 'steps' }, structured: true });
     const score = parseTemplate(byName.get('helpfulness_1_7')!.text).config!;
+    assert.deepEqual(score.verdict, { format: 'json', fields: { score: 'result', steps: 'steps' }, structured: true });
     assert.deepEqual(score.scale, { min: 1, max: 7, continuous: true });
     assert.equal(score.pass_threshold, 5.5);
     assert.deepEqual({ name: score.model.name, temperature: score.model.temperature, max_tokens: score.model.max_tokens }, { name: 'o4-mini', temperature: 0, max_tokens: 512 });
@@ -103,7 +108,8 @@ describe('import openai-evals', () => {
       assert.equal(imported.code, EXIT_OK, imported.io.err);
       assert.match(imported.io.err, /"Mentions ticket" \(string_check\): not a model grader/);
       // The judge calls a reply a violation when it promises a refund, compliant otherwise.
-      fake.rules = [(r) => reply({ justification: 'checked against the policy', label: /Agent replied: Yes/.test(r.prompt) ? 'violation' : 'compliant' })];
+      // It answers as OpenAI documents a model grader's reply: steps, then the result.
+      fake.rules = [(r) => reply({ steps: [{ description: 'Compared the reply with the policy', conclusion: 'checked' }], result: /Agent replied: Yes/.test(r.prompt) ? 'violation' : 'compliant' })];
       const data = writeJsonl(path.join(dir, 'support.jsonl'), [
         { question: 'Refund after 40 days?', policy: 'Refunds within 30 days.', response: 'Yes, here is your refund.', 'policy_compliance/human_label': 'violation' },
         { question: 'Refund after 10 days?', policy: 'Refunds within 30 days.', response: 'Sure, within policy.', 'policy_compliance/human_label': 'compliant' },
@@ -113,9 +119,13 @@ describe('import openai-evals', () => {
       const run = await cli(['run', 'judges/Policy-compliance.judge', '--data', data, '--base-url', fake.baseURL, '--model', 'judge-m', '--out', out]);
       assert.equal(run.code, EXIT_OK, run.io.err);
       assert.equal(fake.requests[0]!.body?.response_format?.type, 'json_schema');
+      const sent = fake.requests[0]!.body?.response_format?.json_schema?.schema as { properties?: Record<string, { enum?: string[] }> } | undefined;
+      assert.deepEqual(Object.keys(sent?.properties ?? {}), ['steps', 'result']);
+      assert.deepEqual(sent?.properties?.result?.enum, ['compliant', 'minor issue', 'violation']);
       assert.equal(fake.requests[0]!.body?.messages?.[0]?.role, 'system');
       const lines = readJsonl(out).sort((a, b) => (a._row as number) - (b._row as number));
       assert.deepEqual(lines.map((l) => [l['policy_compliance/label'], l['policy_compliance/passed']]), [['violation', false], ['compliant', true], ['compliant', true]]);
+      assert.equal(lines[0]!['policy_compliance/justification'], '1. Compared the reply with the policy — checked');
       const cal = await cli(['calibrate', out, '--metric', 'policy_compliance', '--template', 'judges/Policy-compliance.judge', '--json']);
       assert.equal(cal.code, EXIT_OK, cal.io.err);
       const report = JSON.parse(cal.io.out) as { kind: string; labels: string[]; accuracy: number; pass_fail: { accuracy: number; passing_labels: string[] } };

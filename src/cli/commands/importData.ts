@@ -90,6 +90,7 @@ export const importDataCommand: Command = async (args, io) => {
     kind: result.kind,
     annotators: result.annotators,
     unlabelled: result.unlabelled,
+    repeated_inputs: result.repeated,
     key_fields: result.keyFields,
     problems: result.problems,
   };

@@ -3,7 +3,9 @@
 // `label_model` and `score_model` grader becomes a free-form template whose messages render to the
 // grader's `input` verbatim, with `{{item.x}}` → `{{x}}` and `{{sample.output_text}}` → `{{response}}`
 // (the mapping is kept in front matter under `source.fields`). Labels become a categorical verdict
-// with `passing_labels`; `range` and `pass_threshold` a continuous score with a pass view.
+// with `passing_labels`; `range` and `pass_threshold` a continuous score with a pass view. The
+// verdict is OpenAI's documented model-grader reply, `{"steps": [{description, conclusion}], "result"}`,
+// asked for as structured output and read by the json verdict's field mapping (`result`, `steps`).
 // Graders that use no model (string_check, text_similarity, python, multi, …) are listed as not
 // imported, with the reason.
 import { bodyLayout, type PromptPart } from './layout';
@@ -47,8 +49,8 @@ export function importOpenAIEvals(text: string): ImportResult {
       severity: 'warning',
       where: 'file',
       message:
-        'OpenAI runs model graders with structured outputs and its own reply schema; the imported templates send the prompts unchanged and ask for ' +
-        'Judge Studio\'s reply ({"justification", "label"} or {"justification", "score"}) as structured output, so run them with --structured json_schema on an endpoint that supports it',
+        'the imported templates send the prompts unchanged and ask for OpenAI\'s model-grader reply ({"steps": [{"description", "conclusion"}], "result"}) as structured output, ' +
+        'as OpenAI runs them; run them with --structured json_schema (the default) on an endpoint that supports it',
     });
   }
   return { templates: uniquely(made), problems };
@@ -129,7 +131,8 @@ function fromGrader({ grader: g, where, evalName }: Located, problems: ImportPro
     description: `Imported from OpenAI Evals grader "${g.name}" (${type})${evalName ? ` of eval "${evalName}"` : ''}`,
     ...verdict.keys,
     freeform: true,
-    verdict: 'json',
+    // OpenAI's graders guide: the grader replies {"steps": [{description, conclusion}], "result"}.
+    verdict: { format: 'json', fields: { [type === 'label_model' ? 'label' : 'score']: 'result', steps: 'steps' }, structured: true },
     ...(layout.system !== undefined ? { system: layout.system } : {}),
     // Inputs are top-level fields: `{{item.meta.lang}}` reads field `meta`.
     inputs: [...new Set(layout.fields.map((f) => f.split('.')[0]!))],

@@ -99,10 +99,14 @@ export const frontMatterSchema = z
             format: z.enum(VERDICT_FORMATS, { message: VERDICT_FORMAT_MESSAGE }),
             pattern: z.string().min(1).optional(),
             flags: z.string().optional(),
-            fields: z.object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), justification: z.string().min(1).optional() }).strict().optional(),
+            fields: z
+              .object({ score: z.string().min(1).optional(), winner: z.string().min(1).optional(), label: z.string().min(1).optional(), justification: z.string().min(1).optional(), steps: z.string().min(1).optional() })
+              .strict()
+              .optional(),
             values: z.record(z.string(), z.union([z.number().int(), z.string()])).optional(),
             gate: z.object({ field: z.string().min(1), min: z.number(), otherwise: z.number() }).strict().optional(),
             match: z.enum(VERDICT_MATCHES, { message: 'must be "first", "last" or "unique"' }).optional(),
+            structured: z.boolean().optional(),
           })
           .strict(),
       ])
@@ -157,7 +161,12 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
-    const verdict: { format: string; pattern?: string; flags?: string; fields?: unknown; values?: unknown; gate?: unknown; match?: string } | undefined = fm.verdict;
+    const verdict: { format: string; pattern?: string; flags?: string; fields?: { justification?: string; steps?: string; label?: string }; values?: unknown; gate?: unknown; match?: string; structured?: boolean } | undefined = fm.verdict;
+    if (verdict?.fields?.steps !== undefined && verdict.fields.justification !== undefined) ctx.addIssue({ code: 'custom', path: ['verdict', 'fields', 'steps'], message: '`steps` and `justification` both name where the reasoning is; keep one' });
+    if (verdict?.fields?.label !== undefined && !fm.labels) ctx.addIssue({ code: 'custom', path: ['verdict', 'fields', 'label'], message: '`fields.label` names the reply field of a categorical verdict; it needs `labels`' });
+    if (verdict?.structured !== undefined && (verdict.format !== 'json' || verdict.values !== undefined || verdict.gate !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['verdict', 'structured'], message: '`structured` asks for a `json` verdict by its JSON schema; a verdict with `values` or `gate` (or another format) is read from what the judge writes, so it has no schema' });
+    }
     if (verdict?.match !== undefined && verdict.format === 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'match'], message: '`match` chooses among the verdicts a text reply writes (`regex`, `tagged`, `prometheus`); a `json` verdict is one object' });
     if (verdict?.gate !== undefined && (verdict.format !== 'json' || fm.kind !== 'pointwise')) ctx.addIssue({ code: 'custom', path: ['verdict', 'gate'], message: '`gate` belongs to a pointwise `json` verdict' });
     if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });

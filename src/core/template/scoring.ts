@@ -38,7 +38,7 @@ interface ScoringKeys {
   pass_threshold?: number | undefined;
   criteria?: unknown;
   dimensions?: unknown;
-  verdict?: { format: string; fields?: unknown; values?: unknown } | undefined;
+  verdict?: { format: string; fields?: { score?: string; winner?: string } | undefined; values?: unknown; gate?: unknown } | undefined;
   model?: { scoring?: string | undefined; judges?: unknown } | undefined;
 }
 
@@ -77,8 +77,9 @@ function refineLabels(fm: ScoringKeys, issue: (path: (string | number)[], messag
   if (fm.dimensions) issue(['labels'], '`labels` belongs to pointwise templates');
   if (fm.model?.scoring) issue(['model', 'scoring'], '`scoring: expected` weighs score tokens; a categorical verdict has labels');
   const v = fm.verdict;
-  if (v && (v.format !== 'json' || v.fields !== undefined || v.values !== undefined)) {
-    issue(['verdict'], 'a categorical template replies in JSON ({"justification", "label"}); remove `verdict` or set `verdict: json`');
+  // Renamed fields are fine (OpenAI's graders reply {steps, result}); a score, a winner or mapped values are not a label.
+  if (v && (v.format !== 'json' || v.values !== undefined || v.gate !== undefined || v.fields?.score !== undefined || v.fields?.winner !== undefined)) {
+    issue(['verdict'], 'a categorical template replies in JSON ({"justification", "label"}, or other field names with `fields: {label: …, justification: …}`); remove `verdict` or set `verdict: json`');
   }
   fm.passing_labels?.forEach((l, i) => {
     if (!seen.has(l)) issue(['passing_labels', i], `"${l}" is not one of the labels (${labels.map((x) => JSON.stringify(x)).join(', ')})`);

@@ -18,9 +18,10 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
     if (!checked.ok) out.push({ ...frontMatterSpan(t, ['verdict', 'pattern']), severity: 'error', code: checked.code, message: checked.message });
   }
   checkQuotedLabels(t, config, out);
-  // Only free-form prompts (and templates with their own Output format) state the format themselves.
+  // Only free-form prompts (and templates with their own Output format) state the format themselves;
+  // a `json` verdict with `structured: true` is asked for by the JSON schema sent with the prompt.
   const writesOwn = config.freeform === true || t.sections.some((s) => s.key === 'output_format');
-  if (!spec || !writesOwn) return;
+  if (!spec || !writesOwn || (spec.format === 'json' && spec.structured === true)) return;
   const prompt = `${config.system ?? ''}\n${t.text.slice(t.bodyStart)}`;
   const told =
     spec.format === 'json'

@@ -2,10 +2,10 @@
 // in the generated output instruction and the repair request.
 import { REGEX_READ_LIMIT } from './regex';
 import type { VerdictKind, VerdictSpec } from './types';
-import type { Scale } from './read';
+import { verdictField, type Scale } from './read';
 
-export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
-  const rule = textRule(spec, kind, scale);
+export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale, labels?: readonly string[]): string {
+  const rule = textRule(spec, kind, scale, labels);
   return spec?.match === 'last' || spec?.match === 'unique' ? `${rule} ${matchRule(spec.match)}` : rule;
 }
 
@@ -16,13 +16,16 @@ function matchRule(match: 'last' | 'unique'): string {
     : 'Match rule `unique`: every verdict the reply writes must be the same, else the reply has no verdict (error kind `ambiguous-verdict` after one repair request).';
 }
 
-function textRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale): string {
+function textRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale, labels?: readonly string[]): string {
   const format = spec?.format ?? 'json';
   const values = spec?.values ? ` mapped by ${Object.entries(spec.values).map(([k, v]) => `${k} → ${v}`).join(', ')}` : '';
-  if (format === 'json' && (spec?.fields || spec?.values || spec?.gate)) {
-    const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
+  if (format === 'json' && (spec?.fields || spec?.values || spec?.gate || spec?.structured)) {
+    const field = verdictField(spec, kind, labels !== undefined);
     const gate = spec.gate ? `, and it stands only when the reply's "${spec.gate.field}" is at least ${spec.gate.min} (else the score is ${spec.gate.otherwise})` : '';
-    return `JSON: the verdict is the reply's "${field}" field${values}${gate}; the justification is its "${spec.fields?.justification ?? 'justification'}" field (JSON bare, in a \`\`\`json fence, or the first object in prose).`;
+    const one = labels ? ` (exactly one of ${labels.map((l) => JSON.stringify(l)).join(', ')})` : '';
+    const why = spec.fields?.steps ? `its "${spec.fields.steps}" list of {description, conclusion} steps, one numbered line per step` : `its "${spec.fields?.justification ?? 'justification'}" field`;
+    const asked = spec.structured ? ' Asked for with structured output: the JSON schema sent is this reply.' : '';
+    return `JSON: the verdict is the reply's "${field}" field${one}${values}${gate}; the justification is ${why} (JSON bare, in a \`\`\`json fence, or the first object in prose).${asked}`;
   }
   if (format === 'json') {
     return kind === 'pointwise'
@@ -47,13 +50,15 @@ function textRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scal
 }
 
 /** The instruction appended to a structured template with a text verdict and no Output format section. */
-export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?: Scale): string {
+export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?: Scale, labels?: readonly string[]): string {
   const r = scale ?? { min: 1, max: 5 };
   let how: string;
   if (spec.format === 'json') {
-    const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
-    const allowed = spec.values ? ` (one of ${Object.keys(spec.values).map((k) => JSON.stringify(k)).join(', ')})` : '';
-    how = `Then reply with a JSON object whose "${spec.fields?.justification ?? 'justification'}" field holds your reasoning and whose "${field}" field holds your verdict${allowed}.`;
+    const field = verdictField(spec, kind, labels !== undefined);
+    const written = spec.values ? Object.keys(spec.values) : labels;
+    const allowed = written ? ` (one of ${written.map((k) => JSON.stringify(k)).join(', ')})` : '';
+    const why = spec.fields?.steps ? `"${spec.fields.steps}" field holds your reasoning as a list of steps, each {"description": "…", "conclusion": "…"},` : `"${spec.fields?.justification ?? 'justification'}" field holds your reasoning`;
+    how = `Then reply with a JSON object whose ${why} and whose "${field}" field holds your verdict${allowed}.`;
   } else if (spec.format === 'tagged') {
     how =
       kind === 'pointwise'
@@ -72,12 +77,12 @@ export function verdictInstruction(spec: VerdictSpec, kind: VerdictKind, scale?:
 }
 
 /** The repair request for a reply whose verdict could not be read. */
-export function verdictRepair(error: string, spec: VerdictSpec, kind: VerdictKind, scale?: Scale): string {
+export function verdictRepair(error: string, spec: VerdictSpec, kind: VerdictKind, scale?: Scale, labels?: readonly string[]): string {
   return [
     `Your previous reply could not be used: ${error}.`,
     'Reply again: your explanation, then the verdict in exactly the declared format.',
     '',
-    verdictInstruction(spec, kind, scale).replace(/^#[^\n]*\n+/, ''),
+    verdictInstruction(spec, kind, scale, labels).replace(/^#[^\n]*\n+/, ''),
   ].join('\n');
 }
 

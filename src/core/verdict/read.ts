@@ -16,17 +16,20 @@ export interface Scale {
 
 const WINNER_WORDS: Record<string, 'A' | 'B' | 'TIE'> = { a: 'A', b: 'B', tie: 'TIE', c: 'TIE' };
 
-/** A reader for one template: the pattern is compiled once. */
-export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale | undefined): (reply: string) => TextVerdict {
+/** A reader for one template: the pattern is compiled once. With `labels` (a categorical template) the verdict is one of them. */
+export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale | undefined, labels?: readonly string[]): (reply: string) => TextVerdict {
   const range = scale ?? { min: 1, max: 5 };
+  const categorical = kind === 'pointwise' && labels !== undefined && labels.length > 0;
   const mapped = (text: string, justification: string): TextVerdict => {
     const value = spec.values ? spec.values[text.trim()] : text;
     if (value === undefined) return { ok: false, error: `the verdict "${clip(text)}" is not one of ${Object.keys(spec.values ?? {}).map((k) => JSON.stringify(k)).join(', ')}` };
+    if (categorical) return label(String(value), labels, justification);
     return kind === 'pointwise' ? score(String(value), range, justification) : winner(String(value), justification);
   };
   if (spec.format === 'json') {
-    const field = kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
-    const why = spec.fields?.justification ?? 'justification';
+    const field = verdictField(spec, kind, categorical);
+    const steps = spec.fields?.steps;
+    const why = steps ?? spec.fields?.justification ?? 'justification';
     // promptfoo's threshold: a score counts only when its gate field reaches the minimum.
     const gated = (obj: Record<string, unknown>, v: string, justification: string): TextVerdict => {
       if (!spec.gate || kind !== 'pointwise') return mapped(v, justification);
@@ -45,10 +48,16 @@ export function verdictReader(spec: VerdictSpec, kind: VerdictKind, scale: Scale
           const v = obj[field];
           if (v === undefined || v === null || typeof v === 'object') return { ok: false, error: `the reply has no "${field}" field` };
           const j = obj[why];
-          const read = gated(obj, String(v), typeof j === 'string' ? j : '');
+          let justification = typeof j === 'string' ? j : '';
+          if (steps !== undefined) {
+            const joined = stepsText(j);
+            if (joined === undefined) return { ok: false, error: `the reply's "${steps}" field is not a list of steps, each {"description": "…", "conclusion": "…"}` };
+            justification = joined;
+          }
+          const read = gated(obj, String(v), justification);
           return read.ok ? { ok: true, value: read } : read;
         },
-        (v) => ('score' in v ? String(v.score) : v.winner),
+        (v) => ('score' in v ? String(v.score) : 'label' in v ? v.label : v.winner),
       );
       return picked.ok ? picked.value : picked;
     };
@@ -118,6 +127,36 @@ function score(text: string, range: Scale, justification: string): TextVerdict {
     return { ok: false, error: `the verdict "${clip(text)}" is not ${range.continuous ? 'a number' : 'an integer'} from ${range.min} to ${range.max}` };
   }
   return { ok: true, score: value, justification };
+}
+
+/** The reply field a json verdict reads its verdict from. */
+export function verdictField(spec: VerdictSpec, kind: VerdictKind, categorical: boolean): string {
+  if (categorical) return spec.fields?.label ?? 'label';
+  return kind === 'pointwise' ? (spec.fields?.score ?? 'score') : (spec.fields?.winner ?? 'winner');
+}
+
+/**
+ * OpenAI's model graders reason in steps, `[{description, conclusion}]`: kept as the justification,
+ * one numbered line per step, "description — conclusion" (a step with one of the two gives that one).
+ * Undefined when the value is not such a list.
+ */
+export function stepsText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const lines: string[] = [];
+  for (const step of value) {
+    if (typeof step !== 'object' || step === null || Array.isArray(step)) return undefined;
+    const { description, conclusion } = step as Record<string, unknown>;
+    const parts = [description, conclusion].filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim());
+    if (parts.length === 0) return undefined;
+    lines.push(`${lines.length + 1}. ${parts.join(' — ')}`);
+  }
+  return lines.join('\n');
+}
+
+function label(text: string, labels: readonly string[], justification: string): TextVerdict {
+  // Exactly as listed, as for a JSON categorical reply: a label is not normalised.
+  if (!labels.includes(text)) return { ok: false, error: `the label "${clip(text)}" is not one of ${labels.map((l) => JSON.stringify(l)).join(', ')}` };
+  return { ok: true, label: text, justification };
 }
 
 function winner(text: string, justification: string): TextVerdict {

@@ -21,8 +21,12 @@ export interface VerdictSpec {
   pattern?: string;
   /** `regex` only: any of `i`, `m`, `s`. */
   flags?: string;
-  /** `json` only: the reply's field names when they are not `score`/`winner`/`justification` (e.g. promptfoo's `pass`, `reason`). */
-  fields?: { score?: string; winner?: string; justification?: string };
+  /**
+   * `json` only: the reply's field names when they are not `score`/`winner`/`label`/`justification`
+   * (e.g. promptfoo's `pass`, `reason`). `steps` names a field holding the reasoning as a list of
+   * `{description, conclusion}` steps (OpenAI's model graders), kept as the justification.
+   */
+  fields?: { score?: string; winner?: string; label?: string; justification?: string; steps?: string };
   /** `json` and `regex`: the verdict as written → the score or winner it means, e.g. `{Y: 1, N: 0}`. */
   values?: Record<string, number | string>;
   /**
@@ -32,6 +36,11 @@ export interface VerdictSpec {
   gate?: { field: string; min: number; otherwise: number };
   /** `regex`, `tagged` and `prometheus`: which of several verdicts in one reply counts (default `first`). */
   match?: VerdictMatch;
+  /**
+   * `json` only: the reply is asked for with structured output, its JSON schema being the template's
+   * reply under the `fields` names (OpenAI's graders' `{steps, result}`), so the prompt need not ask.
+   */
+  structured?: boolean;
 }
 
 export type VerdictKind = 'pointwise' | 'pairwise';
@@ -40,9 +49,10 @@ export type VerdictKind = 'pointwise' | 'pairwise';
 export type TextVerdict =
   | { ok: true; justification: string; score: number }
   | { ok: true; justification: string; winner: 'A' | 'B' | 'TIE' }
+  | { ok: true; justification: string; label: string }
   | { ok: false; error: string; /** set when the reply gave two different verdicts under `match: unique` */ kind?: 'ambiguous-verdict' };
 
 /** A format read by the verdict module (anything but plain JSON with the standard fields). */
 export function isTextFormat(spec: VerdictSpec | undefined): spec is VerdictSpec {
-  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined || spec.gate !== undefined);
+  return spec !== undefined && (spec.format !== 'json' || spec.fields !== undefined || spec.values !== undefined || spec.gate !== undefined || spec.structured !== undefined);
 }

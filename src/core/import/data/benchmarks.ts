@@ -45,23 +45,62 @@ export const KIND: Record<DataFormat, 'pairwise' | 'pointwise'> = {
 
 const PAIR_INPUTS = ['prompt', 'response_a', 'response_b'];
 
+/** The fields each format holds as text (a prompt, a response): a scalar written there is read as its text. */
+const TEXT_FIELDS: Partial<Record<DataFormat, readonly string[]>> = {
+  llmbar: ['input', 'output_1', 'output_2'],
+  judgebench: ['question', 'response_A', 'response_B'],
+  pandalm: ['instruction', 'input', 'response1', 'response2'],
+};
+
+/** How many rows a warning names before it says "…". */
+export const NAMED_ROWS = 5;
+
 /** The benchmark's rows; a record that is not in the format is reported with where it is and skipped. */
 export function benchmarkRows(format: DataFormat, records: Records, opts: FormatOptions): { rows: BenchmarkRow[]; problems: ImportProblem[] } {
   const problems = [...records.problems];
   const rows: BenchmarkRow[] = [];
   const skip = (where: string, message: string) => problems.push({ severity: 'error', where, message: `${message}; skipped` });
   if (format === 'mtbench-human') return mtbenchRows(records, problems);
+  const coerced: string[] = [];
   for (const { where, value } of records.items) {
-    const r = obj(value);
-    if (!r) {
+    const found = obj(value);
+    if (!found) {
       skip(where, 'not a JSON object');
       continue;
     }
+    const { record: r, fields } = asTexts(found, TEXT_FIELDS[format] ?? []);
     const row = format === 'llmbar' ? llmbar(r) : format === 'judgebench' ? judgebench(r) : format === 'pandalm' ? pandalm(r) : multiAnnotator(r, opts);
     if (typeof row === 'string') skip(where, row);
-    else rows.push(row);
+    else {
+      rows.push(row);
+      if (fields.length > 0) coerced.push(`${where} (${fields.join(', ')})`);
+    }
+  }
+  if (coerced.length > 0) {
+    // PandaLM's test set has six responses written as the JSON value `true`: they are a model's answer, kept as text.
+    problems.push({
+      severity: 'warning',
+      where: 'rows',
+      message:
+        `${coerced.length} row(s) have a number or true/false where text belongs, read as its text (true → "true", 3 → "3"): ${named(coerced)}; ` +
+        'null is read as absent (an empty "input"; a missing response skips its row)',
+    });
   }
   return { rows, problems };
+}
+
+/** The first few of a list, then how many more. */
+export function named(list: readonly string[]): string {
+  return list.length > NAMED_ROWS ? `${list.slice(0, NAMED_ROWS).join(', ')}, … (${list.length} in all)` : list.join(', ');
+}
+
+/** The record with each text field that holds a number or a boolean replaced by its text, and the fields replaced. */
+function asTexts(r: Obj, names: readonly string[]): { record: Obj; fields: string[] } {
+  const fields = names.filter((k) => typeof r[k] === 'boolean' || (typeof r[k] === 'number' && Number.isFinite(r[k])));
+  if (fields.length === 0) return { record: r, fields };
+  const record = { ...r };
+  for (const k of fields) record[k] = String(r[k]);
+  return { record, fields };
 }
 
 /** LLMBar: `{input, output_1, output_2, label}`, label 1 or 2 naming the better output. */

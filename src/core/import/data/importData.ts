@@ -8,7 +8,7 @@ import { isSkip } from '../../dataset/types';
 import type { LabelLine } from '../../labels/types';
 import { rowKey } from '../../results/keys';
 import type { ImportProblem } from '../types';
-import { benchmarkRows, KIND, type BenchmarkRow, type DataFormat, type FormatOptions, type Records, type Vote } from './benchmarks';
+import { benchmarkRows, KIND, named, type BenchmarkRow, type DataFormat, type FormatOptions, type Records, type Vote } from './benchmarks';
 
 export type Aggregate = 'majority' | 'mean' | 'median';
 
@@ -35,6 +35,8 @@ export interface DataImport {
   annotators: string[];
   /** Rows whose annotators gave no majority (no human label in the dataset; their votes are in the labels). */
   unlabelled: number;
+  /** Rows whose key fields repeat an earlier row's, so they share its `_key` (all kept in `rows`). */
+  repeated: number;
   keyFields: string[];
 }
 
@@ -103,12 +105,18 @@ export function importData(format: DataFormat, text: string, opts: DataImportOpt
   const annotators = new Set<string>();
   let unlabelled = 0;
   const keyFields = [...(opts.keyFields ?? rows[0]?.inputs ?? [])].sort();
+  // Rows with the same inputs get the same `_key` (design.md); every row is kept, and they are reported.
+  const firstAt = new Map<string, number>();
+  const repeats = new Map<string, number[]>();
   for (const row of rows) {
     const label = aggregate(row.votes, opts.aggregate ?? 'majority');
     if (label === undefined) unlabelled++;
     const record: Record<string, unknown> = { ...row.fields, ...(opts.set !== undefined ? { set: opts.set } : {}), ...(label !== undefined ? { [human]: label } : {}) };
     out.push(record);
     const key = rowKey(record, keyFields);
+    const first = firstAt.get(key);
+    if (first === undefined) firstAt.set(key, out.length);
+    else repeats.set(key, [...(repeats.get(key) ?? [first]), out.length]);
     for (const v of row.votes) {
       annotators.add(v.annotator);
       labels.push({ _key: key, metric: opts.metric, label: v.label, annotator: v.annotator, time: opts.time, comment: `imported from ${format} ${opts.sourceName}`, fields: keyFields });
@@ -117,7 +125,26 @@ export function importData(format: DataFormat, text: string, opts: DataImportOpt
   if (kind === 'pointwise' && out.length > 0 && rows.every((r) => r.votes.length === 0)) {
     problems.push({ severity: 'error', where: 'file', message: `no annotation has a "${opts.dimension}" rating; name the dimension with --dimension (e.g. coherence)` });
   }
-  return { kind, rows: out, labels, problems, annotators: [...annotators].sort(), unlabelled, keyFields };
+  const repeated = [...repeats.values()].reduce((n, at) => n + at.length - 1, 0);
+  if (repeated > 0) problems.push(repeatedInputs(repeated, repeats, keyFields));
+  return { kind, rows: out, labels, problems, annotators: [...annotators].sort(), unlabelled, repeated, keyFields };
+}
+
+/**
+ * Rows that repeat another row's key fields share its `_key`, and whatever joins by `_key` (resume,
+ * merge, compare, the labels file) takes them for one item: said with the keys and what to do.
+ */
+function repeatedInputs(repeated: number, repeats: Map<string, number[]>, keyFields: readonly string[]): ImportProblem {
+  const keys = [...repeats].map(([key, at]) => `${key} (dataset rows ${at.join(', ')})`);
+  return {
+    severity: 'warning',
+    where: 'keys',
+    message:
+      `${repeated} row(s) repeat the ${keyFields.join(', ')} of an earlier row, so they share its _key: ${named(keys)}. ` +
+      'Every row is written, with its own human label column; but resume, merge, compare and calibrate --labels join by _key, ' +
+      'so there such rows are one item and, in the labels file, the later row\'s votes replace the earlier\'s (the last label per key and annotator stands). ' +
+      'To keep them apart, judge with a template whose inputs include a field that tells them apart (e.g. an id) and import with --template',
+  };
 }
 
 /** The dataset's human label from the votes: the most frequent (a tie gives none), or the mean or median rating. */

@@ -54,9 +54,9 @@ export type PassOutcome<R> =
   | { ok: true; reply: R; model: string; cached: boolean; repaired: boolean; superseded?: R; expected?: number | null }
   | { ok: false; kind: ErrorKind; error: string; rawReplies: string[]; /** the run was cancelled (not a batch's own cancellation) */ aborted?: boolean };
 
-/** The settings a strategy's requests use: a text verdict format asks for no structured output. */
-export function strategySettings(settings: JudgeSettings, strategy: { parse?: unknown }): JudgeSettings {
-  return strategy.parse && settings.structured !== 'none' ? { ...settings, structured: 'none' } : settings;
+/** The settings a strategy's requests use: a text verdict format asks for no structured output (a structured `json` verdict does). */
+export function strategySettings(settings: JudgeSettings, strategy: { parse?: unknown; structuredParse?: boolean }): JudgeSettings {
+  return strategy.parse && !strategy.structuredParse && settings.structured !== 'none' ? { ...settings, structured: 'none' } : settings;
 }
 
 /** The request one pass sends (before any repair). */

@@ -79,8 +79,8 @@ function exampleReply(config: TemplateConfig): string {
 export function outputInstruction(config: TemplateConfig): string {
   if (isDimensional(config)) return dimensionalOutputInstruction(config);
   if (isMultiCriterion(config)) return criteriaOutputInstruction(config);
+  if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale, config.labels);
   if (isCategorical(config)) return categoricalOutputInstruction(config.labels);
-  if (isTextFormat(config.verdict)) return verdictInstruction(config.verdict, config.kind, config.scale);
   return outputInstructionText(fieldLines(replyJsonSchema(config).properties as SchemaProperties), exampleReply(config));
 }
 

@@ -28,9 +28,11 @@ export interface JudgeStrategy<R extends Record<string, unknown> = Record<string
   readonly instruction: string;
   /**
    * Reads a reply from its text, replacing JSON extraction + `schema` (a text verdict format such
-   * as FastChat's `[[N]]`). A strategy with `parse` is sent no structured-output request.
+   * as FastChat's `[[N]]`). A strategy with `parse` is sent no structured-output request, unless `structuredParse`.
    */
   parse?(text: string): CheckOutcome<R>;
+  /** With `parse`: the reply is still asked for with `jsonSchema` as structured output (a `json` verdict with `structured: true`). */
+  readonly structuredParse?: boolean;
   /** The repair request for a reply `parse` could not read (default: the JSON repair message). */
   repair?(error: string): string;
   /**
