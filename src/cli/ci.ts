@@ -6,12 +6,6 @@ import * as path from 'node:path';
 import { junitTimestamp } from '../core/ci/junit';
 import { UsageError, type CliIO } from './io';
 
-/** The parseArgs options both commands take. */
-export const CI_OPTIONS = {
-  junit: { type: 'string' },
-  summary: { type: 'string' },
-} as const;
-
 export interface CiTargets {
   junit?: string;
   summary?: string;

@@ -8,26 +8,6 @@ import { checkEndpoint, endpointScope, isCredentialHeader, originOf, redactUrl, 
 import { OpenAICompatibleClient } from '../core/judge/transport/openaiClient';
 import { UsageError, type CliIO } from './io';
 
-/** parseArgs options shared by every command that calls a judge. */
-export const ENDPOINT_OPTIONS = {
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  org: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'azure-api-version': { type: 'string' },
-  'allow-insecure-http': { type: 'boolean' },
-} as const;
-
-export const ENDPOINT_USAGE = `  --base-url URL           OpenAI-compatible endpoint (default $JUDGE_STUDIO_BASE_URL, $OPENAI_BASE_URL,
-                           else https://api.openai.com/v1); Ollama: http://localhost:11434/v1
-  --api-key-env VAR        environment variable holding the API key (default OPENAI_API_KEY); it is
-                           sent to --base-url's origin only. Without a key no Authorization header
-                           is sent (fine for local servers)
-  --org ID                 OpenAI organisation header (sent to --base-url only)
-  --header K:V             extra request header (repeatable; sent to --base-url only)
-  --azure-api-version V    Azure OpenAI: --base-url is the resource or deployment endpoint
-  --allow-insecure-http    send the API key over plain http to a host that is not this machine`;
-
 export interface EndpointValues {
   'base-url'?: string | undefined;
   'api-key-env'?: string | undefined;

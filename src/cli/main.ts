@@ -1,5 +1,6 @@
 // The `judge-studio` command: dispatch, exit codes, Ctrl-C.
 import { EXIT_USAGE, UsageError, type CliIO, type Command } from './io';
+import { commandHelp, EXIT_CODES, helpHint, overview, specOf, SPECS } from './options';
 import { cliSecrets } from './secrets';
 import { scrubSecrets, scrubValues } from '../core/security/scrub';
 
@@ -25,39 +26,25 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   align: async () => (await import('./commands/align')).alignCommand,
 };
 
-const USAGE = `Usage: judge-studio <command> [options]
+/** The commands main dispatches; each has a table in cli/options (a test holds the two lists equal). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
-Commands:
-  validate <files…> [--json] [--warnings-as-errors]
-  render <template> --data <file> [--row N] [--swap] [--json]
-  run <template> --data <file> [--rows A-B] [--base-url URL] [--model M] [--api-key-env VAR]
-      [--concurrency N] [--out results.jsonl] [--json] [--samples N] [--resume] [--no-cache]
-      [--dry-run] [--timeout MS] [--structured json_schema|json_object|none]
-      [--reask-on-violation]            (judge-studio run --help lists every option)
-  generate rubric|steps <template> [--domain D] [--strictness lenient|balanced|strict] [--write]
-      [--base-url URL] [--model M] …     (judge-studio generate --help lists every option)
-  calibrate <file> --metric NAME [--json] [--min KEY=VALUE …] [--labels FILE] [--template T] [--swap-rule consistent|votes] [--by COLUMN]
-      [--junit F] [--summary F]   (JUnit XML and a Markdown summary; $GITHUB_STEP_SUMMARY when set)
-  labels export --labels FILE --data D --out D2 [--metric M] [--template T]
-  compare <A.jsonl> <B.jsonl> --metric NAME [--metric-b NAME] [--json] [--fail-if-worse FIGURE]
-      [--junit F] [--summary F]
-  probe <template> --data <file> [--probes LIST] [--threshold T] [--out DIR]   (probe --help)
-  import fastchat|promptfoo|vertex|openai-evals <file> --out DIR [--force] [--json] [--allow DIR]
-  import-data llmbar|judgebench|pandalm|mtbench-human|multi-annotator <file> --out D.jsonl
-      (--template T | --metric M) [--labels L.jsonl] [--dimension D] [--aggregate majority|mean|median]
-      [--prompt-field F] [--response-field F] [--set NAME] [--force] [--json]
-  thresholds <results> --metric NAME [--by confidence|band] [--json]   (tiered runs: run --screen-model)
-  merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]   (shards of run --shard K/N)
-  batch submit|status|collect|cancel --state S.json …   provider Batch API (batch --help)
-  align <template> --data <file> --metric M [--labels F] [--split S] [--seed S] [--budget N] …
-      candidates from the judge's disagreements with human labels, tested on held-out rows (align --help)
+const USAGE = overview(SPECS, EXIT_CODES);
 
-Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.
-`;
+function unknownCommand(name: string, io: CliIO): number {
+  io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
+  return EXIT_USAGE;
+}
+
+/** `--help` or `-h` among the arguments (before a `--`, after which words are positionals). */
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name || name === '--help' || name === '-h') {
     io.stdout(USAGE);
     return name ? 0 : EXIT_USAGE;
   }
@@ -65,22 +52,28 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`${JUDGE_STUDIO_VERSION}\n`);
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
-    io.stderr(`judge-studio: unknown command "${name}"\n\n${USAGE}`);
-    return EXIT_USAGE;
+  // `help <command>`, and `<command> --help` wherever the flag stands: printed from the command's
+  // table without loading the command, so nothing is read, resolved or sent.
+  if (name === 'help') {
+    const spec = args[0] === undefined ? undefined : specOf(args[0]);
+    if (args[0] !== undefined && !spec) return unknownCommand(args[0], io);
+    io.stdout(spec ? commandHelp(spec) : USAGE);
+    return 0;
   }
-  // `run` prints its own, longer help; the others share the overview.
-  if (!['run', 'generate', 'probe', 'merge', 'batch', 'align'].includes(name) && (args.includes('--help') || args.includes('-h'))) {
-    io.stdout(USAGE);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const spec = specOf(name);
+  if (!load || !spec) return unknownCommand(name, io);
+  if (asksHelp(args)) {
+    io.stdout(commandHelp(spec));
     return 0;
   }
   try {
     const command = await load();
     return await command(args, io);
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`judge-studio ${name}: ${(e as Error).message}\n`);
+    const parseError = (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (e instanceof UsageError || parseError) {
+      io.stderr(`judge-studio ${name}: ${(e as Error).message}${parseError ? `; ${helpHint(name)}` : ''}\n`);
       return EXIT_USAGE;
     }
     io.stderr(`judge-studio ${name}: internal error: ${(e as Error).stack ?? e}\n`);

@@ -18,18 +18,6 @@ export interface MemberRequest {
   fromTemplate?: boolean;
 }
 
-/** parseArgs options for panel endpoints and their keys. */
-export const PANEL_ENDPOINT_OPTIONS = {
-  endpoint: { type: 'string', multiple: true },
-  'endpoint-key': { type: 'string', multiple: true },
-  'trust-template-endpoints': { type: 'boolean' },
-} as const;
-
-export const PANEL_ENDPOINT_USAGE = `  --endpoint NAME=URL      names an endpoint for --judge MODEL@NAME and model.judges[].endpoint
-  --endpoint-key NAME=VAR  the environment variable whose key goes to endpoint NAME (and only there);
-                           without it an endpoint other than --base-url gets no key
-  --trust-template-endpoints  also send the --api-key-env key to the URLs model.judges names`;
-
 /** `MODEL@URL` (the first `@` before http(s)://), `MODEL@NAME` for a named endpoint, else `MODEL`. */
 export function parseJudgeFlag(text: string, names: ReadonlySet<string>): MemberRequest {
   const t = text.trim();

@@ -3,26 +3,7 @@
 import { parseEscalation, TierStats, type TierOptions } from '../core/judge/tiers/tiered';
 import type { Prices } from '../core/judge/reports/summary';
 import { UsageError } from './io';
-
-export const TIER_OPTIONS = {
-  'screen-model': { type: 'string' },
-  escalate: { type: 'string' },
-  audit: { type: 'string' },
-  'audit-seed': { type: 'string' },
-  'screen-price': { type: 'string' },
-} as const;
-
-export const TIER_USAGE = `
-Tiered judging (a cheap screen first, --model for the rows it escalates):
-  --screen-model S         judge every row with S first
-  --escalate RULES         when the --model judge takes over, a comma list of: failed (S's reply failed),
-                           inconsistent (S's swapped passes disagreed), confidence<X, band=LO-HI (S's
-                           score, the weighted overall for criteria, inside LO..HI); default "failed"
-  --audit P                also send a seeded random P% of the rows S decided to --model, so
-                           \`judge-studio thresholds\` can measure the escalation threshold
-  --audit-seed N           the seed that picks the audited rows (default 1)
-  --screen-price IN,OUT    USD per million tokens of S, with --price to report the cost saved
-`;
+import type { TIER_OPTIONS } from './options/shared';
 
 export interface TierSetup {
   options: TierOptions;

@@ -2,7 +2,6 @@
 // point against the local fake server, then `calibrate` on the results it wrote.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { runCommand } from '../../src/cli/commands/run';
 import { main } from '../../src/cli/main';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
 import { FakeOpenAI, pairSlots } from '../support/fakeOpenAI';
@@ -244,9 +243,8 @@ describe('HHH example end to end', () => {
     assert.equal(code, EXIT_USAGE);
     assert.match(io.err, /--reask-on-violation applies to templates that declare dimensions/);
     assert.equal(fake.requests.length, 0);
-    // `judge-studio run --help` is answered by main's short usage; the command's own help has the details.
     const help = captureIO(ROOT, env);
-    assert.equal(await runCommand(['--help'], help), EXIT_OK);
+    assert.equal(await main(['run', '--help'], help), EXIT_OK);
     assert.match(help.out, /--reask-on-violation {5}templates with dimensions/);
     assert.match(help.out, /a reply that breaks a\nconsistency rule is not a parse failure, so its verdict stands/);
   });

@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIAGNOSTICS } from '../../src/core/diagnostics';
 import { columnsPage, diagnosticsPage, errorKindsPage, referenceFiles } from '../../src/core/reference';
+import { cliPage, cliReferenceFiles } from '../../src/cli/options/reference';
+import type { CommandSpec } from '../../src/cli/options/flags';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -28,7 +30,7 @@ function emittedCodes(text: string): string[] {
 }
 
 describe('generated reference', () => {
-  for (const file of referenceFiles()) {
+  for (const file of [...referenceFiles(), ...cliReferenceFiles()]) {
     it(`${file.path} is what the registry generates`, () => {
       const onDisk = fs.existsSync(path.join(root, file.path)) ? fs.readFileSync(path.join(root, file.path), 'utf8') : '(missing)';
       assert.ok(onDisk === file.text, `${file.path} differs from the registry: run \`npm run reference\` and commit the result`);
@@ -54,5 +56,12 @@ describe('generated reference', () => {
     assert.match(diagnosticsPage({ 'a-b': { severity: 'warning', meaning: 'x | y', also: 'error when z' } }), /\| `a-b` \| warning \(error when z\) \| x \\\| y \|\n/);
     assert.match(columnsPage([{ name: 'score_*', feature: 'criteria', description: 'one\ncriterion' }]), /## Templates with weighted criteria\n\n\| column \| meaning \|\n\|---\|---\|\n\| `m\/score_\*` \| one criterion \|/);
     assert.match(errorKindsPage(['quorum'], { quorum: 'too few' }), /\| `quorum` \| too few \|/);
+  });
+
+  it('documents each command flag from its table: a flag added to a table appears in the CLI page', () => {
+    const spec: CommandSpec = { name: 'x', usage: ['x <f>'], summary: 's', description: 'd', options: { 'dry-run': { type: 'boolean', help: 'call | nothing' }, rows: { type: 'string', arg: 'A-B', help: 'only\nthese' } } };
+    const page = cliPage([spec]);
+    assert.match(page, /\| `--dry-run` \| call \\\| nothing \|\n\| `--rows A-B` \| only these \|\n\| `-h, --help` \|/);
+    assert.match(page, /\| \[`x`\]\(#x\) \| s \|/);
   });
 });

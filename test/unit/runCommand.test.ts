@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run';
+import { main } from '../../src/cli/main';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../../src/cli/io';
 import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { captureIO, POINTWISE, ratedResponse, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
@@ -211,8 +212,8 @@ describe('judge-studio run', () => {
   });
 
   it('prints its usage with the cache location on --help', async () => {
-    const { code, io } = await run(['--help']);
-    assert.equal(code, EXIT_OK);
+    const io = captureIO(dir, env);
+    assert.equal(await main(['run', '--help'], io), EXIT_OK);
     assert.match(io.out, /XDG_CACHE_HOME\/judge-studio/);
   });
 });

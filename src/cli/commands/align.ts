@@ -3,7 +3,7 @@
 // and reported with its interval, McNemar's p and an overfit flag; the best one is named.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AlignInputError, defaultOutDir, formatAlignReport, loadLabelled, MIN_LABELLED, runAlign, type AlignRun, type LoadedRows, type LoadOptions } from '../../core/align';
+import { AlignInputError, defaultOutDir, formatAlignReport, loadLabelled, runAlign, type AlignRun, type LoadedRows, type LoadOptions } from '../../core/align';
 import { readDataset } from '../../core/dataset';
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import { judgeFromTemplate } from '../../core/judge/engine/prepare';
@@ -12,78 +12,17 @@ import { isDimensional } from '../../core/judge/strategies/dimensions';
 import { PipelineError } from '../../core/judge/run/pipeline';
 import type { LabelLine } from '../../core/labels';
 import { latestPerRow } from '../../core/results';
-import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs, type CliEndpoint } from '../endpoint';
+import { endpointFromArgs, type CliEndpoint } from '../endpoint';
+import { ALIGN_OPTIONS } from '../options/judging';
 import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
-import { buildPanel, memberKeys, PANEL_ENDPOINT_OPTIONS, PANEL_ENDPOINT_USAGE, panelRequest, parseEndpoints, type MemberRequest, type PanelBuild } from '../panel';
+import { buildPanel, memberKeys, panelRequest, parseEndpoints, type MemberRequest, type PanelBuild } from '../panel';
 import { loadValidTemplate } from '../template';
 import { readLabelsFile } from './labels';
 import { checkDataset, parseStructured } from './run';
 
-export const ALIGN_USAGE = `Usage: judge-studio align <template> --data <results or dataset> --metric M [options]
-
-Splits the rows with a human label into train and held-out parts (stratified by the label), judges
-the current template on both, drafts candidate templates from the train rows it gets wrong, and
-judges each candidate on the held-out rows. Candidates are written to --out-dir, never over the
-template; the report names the best one, if any beats the current template with significance.
-
-  --metric M               the metric whose labels to align with (default: the template's name)
-  --labels FILE            a labels file (human review) joined by _key; its labels win over the data's
-  --split S                share of each label's rows held out (default 0.5)
-  --seed S                 the split and the example picks are reproducible from it (default 1)
-  --max-examples K         rows shown as examples in the largest examples candidate (default 4;
-                           pairwise rows are shown in both orders)
-  --candidates N           how many candidates: examples, rubric, examples+rubric, then fewer
-                           examples (default 3)
-  --author-model M2        model that drafts justifications and rubric clarifications (default: the
-                           judge's model)
-  --budget CALLS           stop before more than CALLS requests are sent; what was not judged is
-                           reported
-  --out-dir DIR            where candidates, results and align-report.json go (default
-                           <template>.align/ beside the template)
-  --model M, --concurrency N, --timeout MS, --structured MODE, --no-cache, --cache-dir DIR,
-  --judge MODEL[@URL], --min-judges N
-                           as for \`judge-studio run\`
-${ENDPOINT_USAGE}
-${PANEL_ENDPOINT_USAGE}
-  --json                   print the report as JSON (the contract in docs/align.md)
-
-At least ${MIN_LABELLED} labelled rows are needed, and 2 rows of every label in each part.
-Exit codes: 0 a candidate beats the current template on held-out rows (its interval is above 0),
-1 none does (or the run stopped), 2 bad usage or input.
-`;
-
-const OPTIONS = {
-  data: { type: 'string' },
-  metric: { type: 'string' },
-  labels: { type: 'string' },
-  split: { type: 'string' },
-  seed: { type: 'string' },
-  'max-examples': { type: 'string' },
-  candidates: { type: 'string' },
-  'author-model': { type: 'string' },
-  budget: { type: 'string' },
-  'out-dir': { type: 'string' },
-  ...ENDPOINT_OPTIONS,
-  model: { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  structured: { type: 'string' },
-  'no-cache': { type: 'boolean' },
-  'cache-dir': { type: 'string' },
-  judge: { type: 'string', multiple: true },
-  ...PANEL_ENDPOINT_OPTIONS,
-  'min-judges': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 export const alignCommand: Command = async (args, io) => {
-  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (v.help) {
-    io.stdout(ALIGN_USAGE);
-    return EXIT_OK;
-  }
+  const { values: v, positionals } = parseArgs({ args, options: ALIGN_OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio align <template> --data <file> --metric M');
   if (!v.data) throw new UsageError('--data <file> is required: a results file or a dataset with human labels');
   const { share, seed, maxExamples, count, budget, concurrency, timeoutMs, structured } = numbers(v);
@@ -158,7 +97,7 @@ export const alignCommand: Command = async (args, io) => {
   return run.report.best && !run.report.interrupted ? EXIT_OK : EXIT_FINDINGS;
 };
 
-type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof ALIGN_OPTIONS; allowPositionals: true; strict: true }>>['values'];
 
 /** The labelled rows of the data, with the labels file joined; what was left out is said on stderr. */
 async function readRows(io: CliIO, dataFile: string, shown: string, labelsFile: string | undefined, o: Omit<LoadOptions, 'labels'>, log: (m: string) => void): Promise<LoadedRows> {

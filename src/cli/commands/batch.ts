@@ -24,72 +24,18 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { CliIO, Command } from '../io';
 import { loadValidTemplate } from '../template';
 import { parseHeaders, stateEndpoint } from '../endpoint';
+import { commandHelp } from '../options/flags';
+import { BATCH, BATCH_OPTIONS } from '../options/judging';
 import { checkDataset, parsePrice, parseRows, parseShard, parseStructured } from './run';
 
-const USAGE = `Usage: judge-studio batch <submit|status|collect|cancel> --state S.json [options]
-
-  submit <template> --data D --state S.json   render every request (each sample and swap order) and
-                           send them as provider batches (≤ 50,000 requests and 200 MB per part);
-                           takes run's --rows, --shard, --samples, --model, --structured, --base-url,
-                           --api-key-env, --org, --header, --azure-api-version (deployment as --model),
-                           --allow-insecure-http, and --max-completion-tokens (o-series models).
-                           A panel (template model.judges, or --judge MODEL repeated, --min-judges N)
-                           is judged at this one endpoint, one part per judge.
-                           Run it again on the same state to finish a submit that was interrupted.
-  submit --repairs --state S.json   send the repair requests for invalid replies that collect found
-  status --state S.json [--json]    each batch's status and request counts
-  collect --state S.json [--out R.jsonl] [--repair-sync | --no-repair] [--price IN,OUT[,CACHED]] [--json]
-                           download finished batches and append one results line per settled row
-                           (the columns run writes, plus "<metric>/batch_id"); run it again to add
-                           rows of batches that finished since. Invalid replies wait for
-                           submit --repairs, or are repaired now (--repair-sync), or fail (--no-repair).
-                           --max-reply-bytes N: a reply longer than N bytes (default 8 MiB) fails its
-                           row as reply-too-large
-  cancel --state S.json    cancel unfinished batches; collect keeps what they finished
-
-The state file holds the batch and file ids, the template, the dataset's sha256 and the settings;
-keep it. status, collect and cancel take the same --base-url and --api-key-env as submit (or the
-same defaults) and refuse a state that names another endpoint or key variable.
-Exit codes: 0 done (collect: every row written, none failed), 1 rows failed or still pending, 2 bad usage.
-`;
-
-const OPTIONS = {
-  data: { type: 'string' },
-  state: { type: 'string' },
-  rows: { type: 'string' },
-  shard: { type: 'string' },
-  samples: { type: 'string' },
-  model: { type: 'string' },
-  structured: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  org: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'azure-api-version': { type: 'string' },
-  'allow-insecure-http': { type: 'boolean' },
-  'max-completion-tokens': { type: 'boolean' },
-  'reask-on-violation': { type: 'boolean' },
-  judge: { type: 'string', multiple: true },
-  'min-judges': { type: 'string' },
-  repairs: { type: 'boolean' },
-  out: { type: 'string' },
-  'repair-sync': { type: 'boolean' },
-  'no-repair': { type: 'boolean' },
-  price: { type: 'string' },
-  timeout: { type: 'string' },
-  'max-reply-bytes': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof BATCH_OPTIONS; allowPositionals: true; strict: true }>>['values'];
 
 export const batchCommand: Command = async (args, io) => {
-  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values: v, positionals } = parseArgs({ args, options: BATCH_OPTIONS, allowPositionals: true, strict: true });
   const [sub, ...rest] = positionals;
-  if (v.help || !sub) {
-    io.stdout(USAGE);
-    return v.help ? EXIT_OK : EXIT_USAGE;
+  if (!sub) {
+    io.stdout(commandHelp(BATCH));
+    return EXIT_USAGE;
   }
   if (!v.state) throw new UsageError('--state <file.json> is required: it joins submit, status, collect and cancel');
   const stateFile = path.resolve(io.cwd, v.state);
@@ -308,5 +254,4 @@ function positiveInt(value: string, flag: string): number {
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} needs an integer ≥ 1, got "${value}"`);
   return n;
 }
-
 

@@ -19,22 +19,14 @@ import { checkDatasetFile, formatOf } from '../../core/dataset';
 import { joinLabels } from '../../core/labels/join';
 import type { JoinStats } from '../../core/labels/join';
 import type { LoadedLabels } from './labels';
-import { CI_OPTIONS, ciClock, ciTargets, writeCi } from '../ci';
+import { ciClock, ciTargets, writeCi } from '../ci';
+import { CALIBRATE_OPTIONS } from '../options/checking';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
 
 export const calibrateCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: {
-      metric: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      min: { type: 'string', multiple: true, default: [] },
-      labels: { type: 'string' },
-      template: { type: 'string' },
-      'swap-rule': { type: 'string' },
-      by: { type: 'string' },
-      ...CI_OPTIONS,
-    },
+    options: CALIBRATE_OPTIONS,
     allowPositionals: true,
     strict: true,
   });
@@ -55,7 +47,7 @@ export const calibrateCommand: Command = async (args, io) => {
   }
   const by = values.by?.trim();
   if (by === '') throw new UsageError('--by names a dataset column to split the figures by, e.g. --by category');
-  const minimums = parseMinimums(values.min);
+  const minimums = parseMinimums(values.min ?? []);
   if (!minimums.ok) throw new UsageError(minimums.error);
   try {
     formatOf(file);

@@ -18,38 +18,15 @@ import {
   type Significance,
 } from '../../core/compare';
 import { compareErrorJUnit, compareErrorSummary, compareJUnit, compareSummary, gateProblem } from '../../core/compare/ci';
-import { CI_OPTIONS, ciClock, ciTargets, writeCi } from '../ci';
+import { ciClock, ciTargets, writeCi } from '../ci';
+import { COMPARE_OPTIONS } from '../options/checking';
 import { formatOf, readDataset } from '../../core/dataset';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
-
-export const COMPARE_USAGE = `Usage: judge-studio compare <A.jsonl> <B.jsonl> --metric NAME [options]
-
-  --metric NAME            the metric in A (and in B unless --metric-b)
-  --metric-b NAME          the metric's name in B, when the template was renamed
-  --json                   {n, agreement, cohen_kappa, flipped, flips, mean_shift,
-                            human: {a, b, delta, mcnemar_p, balanced_accuracy_ci}}
-  --fail-if-worse FIGURE   exit 1 when B is significantly worse than A on FIGURE (one of
-                           ${FIGURES.join(', ')})
-  --seed N, --resamples N  bootstrap seed (default 20240229) and resamples (default 2000)
-  --junit F                JUnit XML: each figure a test case; only the --fail-if-worse figure can fail
-  --summary F              a Markdown summary appended to F (default: $GITHUB_STEP_SUMMARY when set)
-
-Rows are paired by "_row" (the last line per row stands). When a pair's inputs differ, compare
-refuses (exit 2) and names the rows.
-`;
 
 export const compareCommand: Command = async (args, io) => {
   const { values: v, positionals } = parseArgs({
     args,
-    options: {
-      metric: { type: 'string' },
-      'metric-b': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'fail-if-worse': { type: 'string' },
-      seed: { type: 'string' },
-      resamples: { type: 'string' },
-      ...CI_OPTIONS,
-    },
+    options: COMPARE_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

@@ -10,45 +10,12 @@ import { generateSection, STRICTNESS, type GenerateKind, type Strictness } from 
 import { defaultCacheDir, DiskCache } from '../../core/judge/engine/cache';
 import type { StructuredOutputMode } from '../../core/judge/transport/types';
 import { parseTemplate } from '../../core/template';
-import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs } from '../endpoint';
+import { endpointFromArgs } from '../endpoint';
+import { GENERATE_OPTIONS } from '../options/judging';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
 
-const USAGE = `Usage: judge-studio generate rubric|steps <template> [options]
-
-  rubric                   one level per score of the template's scale, with what sets it apart
-                           from its neighbours, edge cases and scoring guidelines
-  steps                    3 to 6 evaluation steps (G-Eval style), ending with reasoning first
-  --domain D               the field the judged responses come from, e.g. "customer support"
-  --strictness S           lenient, balanced (default) or strict
-  --write                  replace the template file (default: print the new template on stdout)
-${ENDPOINT_USAGE}
-  --structured MODE        json_schema (default), json_object or none
-  --timeout MS             request deadline (default 120000)
-  --no-cache / --cache-dir DIR   as for run: equal requests are answered from the cache
-
-The template's # Criteria section is what the generator reads; the rest of the template is kept.
-Exit codes: 0 generated, 1 the model failed or gave an unusable answer, 2 bad usage or input.
-`;
-
-const OPTIONS = {
-  domain: { type: 'string' },
-  strictness: { type: 'string' },
-  write: { type: 'boolean' },
-  ...ENDPOINT_OPTIONS,
-  model: { type: 'string' },
-  structured: { type: 'string' },
-  timeout: { type: 'string' },
-  'no-cache': { type: 'boolean' },
-  'cache-dir': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 export const generateCommand: Command = async (args, io) => {
-  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (v.help) {
-    io.stdout(USAGE);
-    return EXIT_OK;
-  }
+  const { values: v, positionals } = parseArgs({ args, options: GENERATE_OPTIONS, allowPositionals: true, strict: true });
   const [what, file, ...rest] = positionals;
   if (what !== 'rubric' && what !== 'steps') throw new UsageError('expected what to generate: judge-studio generate rubric|steps <template>');
   if (!file || rest.length) throw new UsageError(`expected exactly one template: judge-studio generate ${what} <template>`);

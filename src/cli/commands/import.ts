@@ -8,11 +8,12 @@ import { IMPORT_FORMATS, importJudgePromptFile, type ImportFormat } from '../../
 import { writeTemplates } from '../../core/import/write';
 import { validateTemplate } from '../../core/template';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
+import { IMPORT_OPTIONS } from '../options/importing';
 
 export const importCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: { out: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, allow: { type: 'string', multiple: true, default: [] } },
+    options: IMPORT_OPTIONS,
     allowPositionals: true,
     strict: true,
   });
@@ -22,7 +23,7 @@ export const importCommand: Command = async (args, io) => {
   if (!values.out) throw new UsageError('import: --out DIR is required (the folder the templates are written to)');
   let result;
   try {
-    result = await importJudgePromptFile(format as ImportFormat, path.resolve(io.cwd, file), { allow: values.allow.map((d) => path.resolve(io.cwd, d)) });
+    result = await importJudgePromptFile(format as ImportFormat, path.resolve(io.cwd, file), { allow: (values.allow ?? []).map((d) => path.resolve(io.cwd, d)) });
   } catch (e) {
     throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }

@@ -10,6 +10,7 @@ import { importData, type Aggregate } from '../../core/import/data/importData';
 import { serializeLabel } from '../../core/labels';
 import { keyFields, usedFieldsOf } from './importDataTemplate';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
+import { IMPORT_DATA_OPTIONS } from '../options/importing';
 
 const METRIC = /^[a-z][a-z0-9_]*$/;
 const AGGREGATES: readonly Aggregate[] = ['majority', 'mean', 'median'];
@@ -17,19 +18,7 @@ const AGGREGATES: readonly Aggregate[] = ['majority', 'mean', 'median'];
 export const importDataCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: {
-      out: { type: 'string' },
-      labels: { type: 'string' },
-      metric: { type: 'string' },
-      template: { type: 'string' },
-      dimension: { type: 'string' },
-      'prompt-field': { type: 'string' },
-      'response-field': { type: 'string' },
-      aggregate: { type: 'string' },
-      set: { type: 'string' },
-      force: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
+    options: IMPORT_DATA_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

@@ -20,13 +20,14 @@ import {
 import { keyFields } from '../../core/results';
 import { parseTemplate } from '../../core/template';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliIO, type Command } from '../io';
+import { LABELS_OPTIONS } from '../options/checking';
 
 export const labelsCommand: Command = async (args, io) => {
   const [sub, ...rest] = args;
   if (sub !== 'export') throw new UsageError('the one labels subcommand is `export`: judge-studio labels export --labels FILE --data D --out D2 [--metric M] [--template T]');
   const { values, positionals } = parseArgs({
     args: rest,
-    options: { labels: { type: 'string' }, data: { type: 'string' }, out: { type: 'string' }, metric: { type: 'string' }, template: { type: 'string' } },
+    options: LABELS_OPTIONS,
     allowPositionals: false,
     strict: true,
   });

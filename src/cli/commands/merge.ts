@@ -7,30 +7,10 @@ import { MergeError, mergeResults } from '../../core/results/merge';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import { readManifest } from '../runManifest';
 import type { Command } from '../io';
-
-const USAGE = `Usage: judge-studio merge <results.jsonl…> --out <merged.jsonl> [--overwrite] [--json]
-
-Joins results files of one run (e.g. the shards of run --shard K/N) into one file ordered by "_row".
-Where a row has several lines, the last one stands (later files win over earlier ones). Files of
-different metrics or template versions ("<metric>/template_hash") are refused. Shards are checked by
-the run manifest beside each (<file>.run.json, which run --shard writes): shards of different
-datasets, or a set missing one K of N, are refused, naming them. An existing --out is never
-replaced without --overwrite. Lines that are not JSON are reported and left out (exit 1).
-`;
-
-const OPTIONS = {
-  out: { type: 'string' },
-  overwrite: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+import { MERGE_OPTIONS } from '../options/checking';
 
 export const mergeCommand: Command = async (args, io) => {
-  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (v.help) {
-    io.stdout(USAGE);
-    return EXIT_OK;
-  }
+  const { values: v, positionals } = parseArgs({ args, options: MERGE_OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length === 0) throw new UsageError('expected results files: judge-studio merge R1.jsonl R2.jsonl … --out R.jsonl');
   if (!v.out) throw new UsageError('--out <file> is required');
   const inputs = positionals.map((p) => path.resolve(io.cwd, p));

@@ -10,55 +10,15 @@ import { judgeSettings } from '../../core/judge/engine/settings';
 import { RunStats } from '../../core/judge/run/stats';
 import type { StructuredOutputMode } from '../../core/judge/transport/types';
 import { DEFAULT_THRESHOLD, defaultProbes, formatProbeReport, isProbeId, PROBE_IDS, PROBES, runProbes, type ProbeId } from '../../core/probe';
-import { ENDPOINT_OPTIONS, ENDPOINT_USAGE, endpointFromArgs } from '../endpoint';
+import { endpointFromArgs } from '../endpoint';
+import { PROBE_OPTIONS } from '../options/judging';
 import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, type Command } from '../io';
 import { loadValidTemplate } from '../template';
 import { parseRows } from './run';
 
-export const PROBE_USAGE = `Usage: judge-studio probe <template> --data <file> [options]
-
-  --probes LIST            comma-separated, default all that apply: ${PROBE_IDS.join(', ')}
-                           (length is pairwise only)
-  --threshold T            a probe that changes more than this share of verdicts is reported as a
-                           bias the judge is susceptible to (default ${DEFAULT_THRESHOLD})
-  --out DIR                where the probe dataset, results and report go (default probe-<metric>/)
-  --rows A-B               only these source rows
-  --model M, --concurrency N, --timeout MS, --structured MODE, --no-cache, --cache-dir DIR
-                           as for \`judge-studio run\`
-${ENDPOINT_USAGE}
-  --json                   print the report as JSON
-
-Probes (each adds fixed text to the judged response: "response", or response B in pairwise):
-${PROBE_IDS.map((id) => `  ${id.padEnd(17)}${PROBES[id].description}`).join('\n')}
-
-Exit codes: 0 no probe above the threshold, 1 the judge is susceptible to a probe or rows failed,
-2 bad usage or input.
-`;
-
-const OPTIONS = {
-  data: { type: 'string' },
-  probes: { type: 'string' },
-  threshold: { type: 'string' },
-  out: { type: 'string' },
-  rows: { type: 'string' },
-  ...ENDPOINT_OPTIONS,
-  model: { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  structured: { type: 'string' },
-  'no-cache': { type: 'boolean' },
-  'cache-dir': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 export const probeCommand: Command = async (args, io) => {
-  const { values: v, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (v.help) {
-    io.stdout(PROBE_USAGE);
-    return EXIT_OK;
-  }
+  const { values: v, positionals } = parseArgs({ args, options: PROBE_OPTIONS, allowPositionals: true, strict: true });
   if (positionals.length !== 1) throw new UsageError('expected exactly one template: judge-studio probe <template> --data <file>');
   if (!v.data) throw new UsageError('--data <file> is required (a .jsonl, .json or .csv dataset)');
   const threshold = v.threshold === undefined ? DEFAULT_THRESHOLD : Number(v.threshold);

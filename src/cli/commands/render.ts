@@ -4,11 +4,12 @@ import { isSkip, readDataset } from '../../core/dataset';
 import { renderTemplate } from '../../core/template';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
 import { loadValidTemplate } from '../template';
+import { RENDER_OPTIONS } from '../options/checking';
 
 export const renderCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: { data: { type: 'string' }, row: { type: 'string', default: '1' }, swap: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: RENDER_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

@@ -23,15 +23,15 @@ import { RunStats } from '../../core/judge/run/stats';
 import { strategyFor } from '../../core/judge/strategies/strategy';
 import { dryRunJson, dryRunLines, summaryJson, summaryLines, type Prices } from '../../core/judge/reports/summary';
 import { JudgeError } from '../../core/judge/transport/types';
-import { ENDPOINT_OPTIONS, endpointFromArgs, parseHeaders, type CliEndpoint, type MemberKeys } from '../endpoint';
-import { USAGE } from './runUsage';
+import { endpointFromArgs, parseHeaders, type CliEndpoint, type MemberKeys } from '../endpoint';
 import { formatDiagnostic } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError } from '../io';
 import type { CliIO, Command } from '../io';
 import { loadValidTemplate } from '../template';
-import { buildPanel, memberKeys, PANEL_ENDPOINT_OPTIONS, panelRequest, parseEndpoints, type MemberRequest, type PanelBuild } from '../panel';
+import { buildPanel, memberKeys, panelRequest, parseEndpoints, type MemberRequest, type PanelBuild } from '../panel';
 import { compositionError } from '../../core/judge/engine/compose';
-import { TIER_OPTIONS, TIER_USAGE, tierSetup, type TierSetup } from '../tiers';
+import { tierSetup, type TierSetup } from '../tiers';
+import { RUN_OPTIONS } from '../options/judging';
 import { tierSummaryJson, tierSummaryLines } from '../../core/judge/tiers/summary';
 import { checkDataset, int, parseDuration, parsePrice, parseRows, parseShard, parseStructured } from '../runArgs';
 import {
@@ -41,37 +41,7 @@ import {
 
 export { checkDataset, parseDuration, parsePrice, parseRows, parseShard, parseStructured } from '../runArgs';
 
-const OPTIONS = {
-  data: { type: 'string' },
-  rows: { type: 'string' },
-  ...ENDPOINT_OPTIONS,
-  shard: { type: 'string' },
-  model: { type: 'string' },
-  structured: { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  retries: { type: 'string' },
-  samples: { type: 'string' },
-  judge: { type: 'string', multiple: true },
-  ...PANEL_ENDPOINT_OPTIONS,
-  'min-judges': { type: 'string' },
-  'reask-on-violation': { type: 'boolean' },
-  out: { type: 'string' },
-  resume: { type: 'boolean' },
-  'allow-template-change': { type: 'boolean' },
-  overwrite: { type: 'boolean' },
-  'max-outage': { type: 'string' },
-  'allow-skipped': { type: 'boolean' },
-  'no-cache': { type: 'boolean' },
-  'cache-dir': { type: 'string' },
-  'max-reply-bytes': { type: 'string' },
-  'keep-raw-replies': { type: 'boolean' },
-  price: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  ...TIER_OPTIONS,
-} as const;
+const OPTIONS = RUN_OPTIONS;
 
 const parse = (args: string[]) => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
 type Values = ReturnType<typeof parse>['values'];
@@ -83,10 +53,6 @@ const SKIPS_SHOWN = 5;
 
 export const runCommand: Command = async (args, io) => {
   const { values, positionals } = parse(args);
-  if (values.help) {
-    io.stdout(USAGE + TIER_USAGE);
-    return EXIT_OK;
-  }
   if (positionals.length > 1) throw new UsageError('expected exactly one template: judge-studio run <template> --data <file>');
   const start = await fromManifest(values, positionals[0], io);
   const plan = await planRun(start.values, start.template, start.manifest, io);

@@ -7,11 +7,12 @@ import { isSkip, type DatasetRecord } from '../../core/dataset/types';
 import { formatSweep, sweepThresholds, type SweepBy } from '../../core/judge/tiers/thresholdSweep';
 import { latestPerRow } from '../../core/results';
 import { EXIT_OK, UsageError, type Command } from '../io';
+import { THRESHOLDS_OPTIONS } from '../options/checking';
 
 export const thresholdsCommand: Command = async (args, io) => {
   const { values, positionals } = parseArgs({
     args,
-    options: { metric: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: THRESHOLDS_OPTIONS,
     allowPositionals: true,
     strict: true,
   });

@@ -4,9 +4,10 @@ import type { FileDiagnostic } from '../../core/diagnostics';
 import { validateTemplate } from '../../core/template';
 import { formatDiagnostic, summary } from '../format';
 import { EXIT_FINDINGS, EXIT_OK, UsageError, type Command } from '../io';
+import { VALIDATE_OPTIONS } from '../options/checking';
 
 export const validateCommand: Command = async (args, io) => {
-  const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean', default: false }, 'warnings-as-errors': { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args, options: VALIDATE_OPTIONS, allowPositionals: true, strict: true });
   if (!positionals.length) throw new UsageError('validate: name at least one template, e.g. `judge-studio validate examples/*.judge`');
   const all: FileDiagnostic[] = [];
   for (const file of positionals) {

@@ -3,6 +3,9 @@
 // readable and reproducible. The README lists the same definitions.
 import type { DatasetRecord } from '../dataset/types';
 
+/** The share of changed verdicts above which a probe is reported as a bias (here, beside the probes, so `probe --help` loads no judge code). */
+export const DEFAULT_THRESHOLD = 0.1;
+
 export const PROBE_IDS = ['verbosity', 'authority', 'self-assessment', 'injection', 'length'] as const;
 export type ProbeId = (typeof PROBE_IDS)[number];
 

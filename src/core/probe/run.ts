@@ -14,7 +14,9 @@ import { latestPerRow } from '../results';
 import { parseDataset } from '../dataset';
 import { analyseProbes, type ProbeReport } from './analyse';
 import { probeDataset, PROBE_FILES } from './dataset';
-import { defaultProbes, probeTarget, type ProbeId } from './perturb';
+import { DEFAULT_THRESHOLD, defaultProbes, probeTarget, type ProbeId } from './perturb';
+
+export { DEFAULT_THRESHOLD } from './perturb';
 
 export interface ProbeRunOptions {
   judge: PreparedJudge;
@@ -43,7 +45,6 @@ export interface ProbeRun {
   skipped: number;
 }
 
-export const DEFAULT_THRESHOLD = 0.1;
 
 export async function runProbes(opts: ProbeRunOptions): Promise<ProbeRun> {
   const kind = opts.judge.config.kind;
