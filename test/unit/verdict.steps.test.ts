@@ -88,4 +88,9 @@ describe('json verdict with renamed fields: OpenAI grader replies', () => {
   it('states the rule in the preview: result, the steps, and the schema', () => {
     assert.match(verdictRule(LABEL, 'pointwise', undefined, ['pass', 'fail']), /the verdict is the reply's "result" field \(exactly one of "pass", "fail"\); the justification is its "steps" list .*structured output/);
   });
+
+  it('says which labels pass, as it did before the fields were mapped (the import e2e test reads it in the preview)', () => {
+    assert.match(verdictRule(LABEL, 'pointwise', undefined, ['pass', 'minor', 'fail'], ['pass', 'minor']), /Passing labels: "pass", "minor"\./);
+    assert.doesNotMatch(verdictRule(LABEL, 'pointwise', undefined, ['pass', 'fail']), /Passing labels/);
+  });
 });

@@ -4,9 +4,14 @@ import { REGEX_READ_LIMIT } from './regex';
 import type { VerdictKind, VerdictSpec } from './types';
 import { verdictField, type Scale } from './read';
 
-export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale, labels?: readonly string[]): string {
-  const rule = textRule(spec, kind, scale, labels);
+export function verdictRule(spec: VerdictSpec | undefined, kind: VerdictKind, scale?: Scale, labels?: readonly string[], passing?: readonly string[]): string {
+  const rule = textRule(spec, kind, scale, labels) + (labels && passing ? passingRule(passing) : '');
   return spec?.match === 'last' || spec?.match === 'unique' ? `${rule} ${matchRule(spec.match)}` : rule;
+}
+
+/** A categorical template's passing labels, said after its reply rule. */
+function passingRule(passing: readonly string[]): string {
+  return ` Passing labels: ${passing.map((l) => JSON.stringify(l)).join(', ')}.`;
 }
 
 /** What `verdict.match: last | unique` changes, said after the format's rule. */
@@ -89,7 +94,7 @@ export function verdictRepair(error: string, spec: VerdictSpec, kind: VerdictKin
 /** A categorical template's reply rule, for the preview and the hover. */
 export function labelRule(labels: readonly string[], passing: readonly string[] | undefined): string {
   const list = (xs: readonly string[]) => xs.map((l) => JSON.stringify(l)).join(', ');
-  return `JSON: the reply's "label" must be exactly one of ${list(labels)}; its "justification" is the reasoning.${passing ? ` Passing labels: ${list(passing)}.` : ''}`;
+  return `JSON: the reply's "label" must be exactly one of ${list(labels)}; its "justification" is the reasoning.${passing ? passingRule(passing) : ''}`;
 }
 
 /** An imported template's variable mapping, e.g. `{{item.question}} → {{question}}`. */

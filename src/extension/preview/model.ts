@@ -47,7 +47,7 @@ export function buildPreview(input: PreviewInput): HostMessage {
     orders.push({ label: step.label, sent: step.sent, messages: toMessages(outcome.prompt) });
   }
   const c = t.config;
-  const rule = c?.labels && !c.verdict?.fields ? { verdictRule: labelRule(c.labels, c.passing_labels) } : c?.verdict ? { verdictRule: verdictRule(c.verdict, c.kind, c.scale, c.labels) } : {};
+  const rule = c?.labels && !c.verdict?.fields ? { verdictRule: labelRule(c.labels, c.passing_labels) } : c?.verdict ? { verdictRule: verdictRule(c.verdict, c.kind, c.scale, c.labels, c.passing_labels) } : {};
   const source = c?.source ? { sourceMapping: sourceRule(c.source) } : {};
   return { type: 'render', template, sample, orders, ...rule, ...source, diagnostics: input.diagnostics.map(toProblem) };
 }

@@ -90,7 +90,7 @@ function keyHover(t: ParsedTemplate, offset: number): HoverInfo | undefined {
   if (!doc) return undefined;
   const parts: HoverPart[] = [{ md: `**${nested ? 'model.' : ''}${m[2]}** — ${doc.summary}` }, { md: doc.doc }];
   // The rule this template's replies are read by (the pattern comes from the file: shown as text).
-  if (!nested && m[2] === 'verdict' && t.config) parts.push({ text: verdictRule(t.config.verdict, t.config.kind, t.config.scale, t.config.labels) });
+  if (!nested && m[2] === 'verdict' && t.config) parts.push({ text: verdictRule(t.config.verdict, t.config.kind, t.config.scale, t.config.labels, t.config.passing_labels) });
   return { start, end, parts };
 }
 
