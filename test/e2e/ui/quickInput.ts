@@ -11,11 +11,10 @@ const TIMEOUT_MS = 20_000;
  * palette is reopened until the command is listed or the deadline passes.
  */
 export async function startCommand(page: Page, title: string, step: string): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
+  const deadline = Date.now() + 2 * TIMEOUT_MS;
   const input = page.locator('.quick-input-widget input');
   for (;;) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: TIMEOUT_MS });
+    await openPalette(page, deadline);
     await input.fill('>' + title);
     const listed = await row(page, title).waitFor({ timeout: 2_000 }).then(() => true, () => false);
     if (listed) break;
@@ -25,6 +24,27 @@ export async function startCommand(page: Page, title: string, step: string): Pro
   }
   await pick(page, title);
   await waitForStep(page, step);
+}
+
+/**
+ * F1 until the palette shows, until `deadline`. An F1 can be lost (the keyboard focus in transit
+ * between a closing notification centre and the editor, on a loaded machine): the palette never
+ * opened in 1 of 5 clean-clone runs of the batch-api test. Pressing it again is what a person does.
+ */
+async function openPalette(page: Page, deadline: number): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  for (let presses = 1; ; presses++) {
+    await page.keyboard.press('F1');
+    if (await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false)) return;
+    if (Date.now() > deadline) {
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}` : 'nothing';
+      }).catch(() => 'unknown');
+      throw new Error(`the command palette did not open after ${presses} F1 presses; the keyboard focus is on ${focused}`);
+    }
+    await page.keyboard.press('Escape'); // closes whatever took the key (a hover, a menu), then ask again
+  }
 }
 
 function row(page: Page, label: string) {
