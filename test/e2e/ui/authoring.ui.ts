@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateJudge } from '../../support/generateFixtures';
 import type { UiContext } from './driver';
-import { answer, pick, startCommand, waitForStep } from './quickInput';
+import { answer, pick, startCommand, typeCommand, waitForStep } from './quickInput';
 import { expect, withFakeJudge } from './run.ui';
 
 export const title = 'the walkthrough opens and its first button creates a template; a generated rubric is reviewed in a diff and accepted';
@@ -18,8 +18,7 @@ export async function run(ctx: UiContext): Promise<void> {
   await page.locator('#status\\.editor\\.mode').filter({ hasText: 'Judge template' }).waitFor({ timeout: 20_000 });
 
   // The walkthrough picker has no title to wait for: pick the command, then the walkthrough's row.
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>Welcome: Open Walkthrough...');
+  await typeCommand(page, 'Welcome: Open Walkthrough...');
   await pick(page, 'Welcome: Open Walkthrough...');
   await pick(page, 'Get started with Judge Studio');
   const step = page.locator('.gettingStartedContainer').getByText('Write a judge template', { exact: true }).first();

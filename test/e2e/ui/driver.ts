@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { accept } from './quickInput';
+import { pick, typeCommand } from './quickInput';
 
 /** What scripts/e2e.mjs hands each UI test's `run(ctx)`. */
 export interface UiContext {
@@ -54,30 +54,8 @@ export function createContext(
  * starting on a loaded machine), so a missing title closes the palette and asks again, until a deadline.
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 3 * DEFAULT_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const input = page.locator('.quick-input-widget input');
-  // Pick the row whose label is exactly the title: "Run" must not pick "Run All".
-  const row = page
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: exactly(title) }) })
-    .first();
-  for (;;) {
-    await page.keyboard.press('F1');
-    try {
-      await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-      await input.fill('>' + title, { timeout: 10_000 });
-      await row.waitFor({ timeout: Math.min(10_000, Math.max(1_000, deadline - Date.now())) });
-      break;
-    } catch {
-      if (Date.now() >= deadline) {
-        const shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
-        throw new Error(`command "${title}" is not in the palette; it shows: ${shown.slice(0, 8).join(' | ') || 'nothing'}`);
-      }
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS }).catch(() => undefined);
-    }
-  }
-  await accept(page, row, `the command "${title}"`);
+  await typeCommand(page, title, timeoutMs);
+  await pick(page, title);
 }
 
 /**

@@ -3,6 +3,7 @@
 // then both swap orders of the pairwise hhh.judge.
 import type { Locator } from 'playwright-core';
 import type { UiContext } from './driver';
+import { typeCommand } from './quickInput';
 
 export const title = 'the preview shows the rendered messages of row 1 and follows the editor as you type';
 export const timeoutMs = 150_000;
@@ -62,9 +63,7 @@ export async function run(ctx: UiContext): Promise<void> {
   // After a window reload the serializer brings the previews back, rendered again. The command
   // (not page.reload) lets the workbench save which editors are open before it goes.
   const reloaded = ctx.page.waitForEvent('load', { timeout: 60_000 });
-  await ctx.page.keyboard.press('F1');
-  await ctx.page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
-  await ctx.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().waitFor();
+  await typeCommand(ctx.page, 'Developer: Reload Window');
   await ctx.page.keyboard.press('Enter');
   await reloaded;
   await ctx.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

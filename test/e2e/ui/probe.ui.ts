@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { SELF_ASSESSMENT } from '../../../src/core/probe/perturb';
 import { reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
-import { pick, startCommand, waitForStep } from './quickInput';
+import { pick, startCommand, typeCommand, waitForStep } from './quickInput';
 import { expect, verdictFrame, withFakeJudge } from './run.ui';
 
 export const title = 'Probe Judge from the palette shows the self-assessment bias of a judge that believes self-assessments';
@@ -71,9 +71,7 @@ export async function run(ctx: UiContext): Promise<void> {
     const reportFile = path.join(ctx.workspace, '.judge-studio', 'probes', outDirs[0]!, 'probe-report.json');
     fs.writeFileSync(reportFile, fs.readFileSync(reportFile, 'utf8').replace('"threshold": 0.1,', '"threshold": 0.05,'));
     const reloaded = ctx.page.waitForEvent('load', { timeout: 60_000 });
-    await ctx.page.keyboard.press('F1');
-    await ctx.page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
-    await ctx.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().waitFor();
+    await typeCommand(ctx.page, 'Developer: Reload Window');
     await ctx.page.keyboard.press('Enter');
     await reloaded;
     await ctx.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

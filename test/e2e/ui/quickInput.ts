@@ -7,44 +7,47 @@ const TIMEOUT_MS = 20_000;
 
 /**
  * Runs a command from the palette and waits until its first quick input, titled `step`, shows.
- * Right after the workbench opens, extension commands may not be in the palette yet: the
- * palette is reopened until the command is listed or the deadline passes.
  */
 export async function startCommand(page: Page, title: string, step: string): Promise<void> {
-  const deadline = Date.now() + 2 * TIMEOUT_MS;
-  const input = page.locator('.quick-input-widget input');
-  for (;;) {
-    await openPalette(page, deadline);
-    await input.fill('>' + title);
-    const listed = await row(page, title).waitFor({ timeout: 2_000 }).then(() => true, () => false);
-    if (listed) break;
-    if (Date.now() > deadline) throw new Error(`"${title}" is not in the palette; it shows: ${await shown(page)}`);
-    await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: TIMEOUT_MS });
-  }
+  await typeCommand(page, title);
   await pick(page, title);
   await waitForStep(page, step);
 }
 
 /**
- * F1 until the palette shows, until `deadline`. An F1 can be lost (the keyboard focus in transit
- * between a closing notification centre and the editor, on a loaded machine): the palette never
- * opened in 1 of 5 clean-clone runs of the batch-api test. Pressing it again is what a person does.
+ * Opens the command palette and types `>title` until the command's row is listed, or the deadline
+ * passes. Every step is bounded and asked again when it fails, as a person would:
+ * - an F1 can be lost (the keyboard focus in transit between a closing notification centre and the
+ *   editor, on a loaded machine): the palette never opened in 1 of 5 clean-clone runs of batch-api;
+ * - the palette can close between opening and typing (it closes when the focus leaves it, and a
+ *   clicked editor tab takes the focus a moment later): a CI run of batch-api waited the whole 30 s
+ *   for a hidden input to be typed into;
+ * - right after the workbench opens, extension commands may not be in an open palette yet.
+ * Returns with the palette open and the command's row listed; the caller picks it or presses Enter.
  */
-async function openPalette(page: Page, deadline: number): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  for (let presses = 1; ; presses++) {
+export async function typeCommand(page: Page, title: string, timeoutMs = 2 * TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input').first();
+  const listed = row(page, title);
+  let lastProblem = '';
+  for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
-    if (await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false)) return;
-    if (Date.now() > deadline) {
-      const focused = await page.evaluate(() => {
-        const el = document.activeElement;
-        return el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}` : 'nothing';
-      }).catch(() => 'unknown');
-      throw new Error(`the command palette did not open after ${presses} F1 presses; the keyboard focus is on ${focused}`);
-    }
-    await page.keyboard.press('Escape'); // closes whatever took the key (a hover, a menu), then ask again
+    const opened = await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
+    if (!opened) lastProblem = `the command palette did not open after F1 (attempt ${attempt}); the keyboard focus is on ${await focusedElement(page)}`;
+    else if (!(await input.fill('>' + title, { timeout: 5_000 }).then(() => true, () => false))) lastProblem = `the command palette closed before "${title}" could be typed (attempt ${attempt})`;
+    else if (await listed.waitFor({ timeout: 2_000 }).then(() => true, () => false)) return;
+    else lastProblem = `"${title}" is not in the palette; it shows: ${await shown(page)}`;
+    if (Date.now() > deadline) throw new Error(lastProblem);
+    await page.keyboard.press('Escape'); // closes whatever took the key (a hover, a menu, the palette), then ask again
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 4_000 }).catch(() => undefined);
   }
+}
+
+async function focusedElement(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    return el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}` : 'nothing';
+  }).catch(() => 'unknown');
 }
 
 function row(page: Page, label: string) {

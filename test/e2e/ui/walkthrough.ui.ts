@@ -3,7 +3,7 @@
 // the walkthrough's own buttons, and both steps show their check mark.
 import type { Page } from 'playwright-core';
 import type { UiContext } from './driver';
-import { pick } from './quickInput';
+import { pick, typeCommand } from './quickInput';
 import { expect } from './run.ui';
 
 export const title = 'walkthrough steps tick as done when their action is taken from the palette';
@@ -37,8 +37,7 @@ export async function run(ctx: UiContext): Promise<void> {
 
 async function openWalkthrough(page: Page): Promise<void> {
   // The walkthrough picker has no title to wait for: pick the command, then the walkthrough's row.
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>Welcome: Open Walkthrough...');
+  await typeCommand(page, 'Welcome: Open Walkthrough...');
   await pick(page, 'Welcome: Open Walkthrough...');
   await pick(page, 'Get started with Judge Studio');
   await step(page, 'Write a judge template').waitFor({ timeout: 20_000 });
