@@ -4,7 +4,7 @@ import { STRICTNESS } from '../../core/generate/prompt';
 import { DEFAULT_THRESHOLD, PROBE_IDS, PROBES } from '../../core/probe/perturb';
 import type { CommandSpec, FlagTable } from './flags';
 import {
-  CACHE_DIR, CONCURRENCY, ENDPOINT_OPTIONS, JUDGE, MAX_REPLY_BYTES, MIN_JUDGES, MODEL, NO_CACHE, PANEL_ENDPOINT_OPTIONS, PRICE, REASK, RETRIES, ROWS, SHARD,
+  CACHE_DIR, CONCURRENCY, ENDPOINT_OPTIONS, JUDGE, JUDGE_CALL_OPTIONS, MAX_REPLY_BYTES, MIN_JUDGES, MODEL, NO_CACHE, PANEL_ENDPOINT_OPTIONS, PRICE, REASK, RETRIES, ROWS, SHARD,
   STRUCTURED, TIER_OPTIONS, TIMEOUT,
 } from './shared';
 
@@ -118,13 +118,7 @@ export const PROBE_OPTIONS = {
   threshold: { type: 'string', arg: 'T', help: `a probe that changes more than this share of verdicts is reported as a bias the judge is susceptible to (default ${DEFAULT_THRESHOLD})` },
   out: { type: 'string', arg: 'DIR', help: 'where the probe dataset, results and report go (default probe-<metric>/)' },
   rows: { ...ROWS, help: 'only these source rows (A-B, 1-based)' },
-  ...ENDPOINT_OPTIONS,
-  model: MODEL,
-  concurrency: CONCURRENCY,
-  timeout: TIMEOUT,
-  structured: STRUCTURED,
-  'no-cache': NO_CACHE,
-  'cache-dir': CACHE_DIR,
+  ...JUDGE_CALL_OPTIONS,
   json: { type: 'boolean', help: 'print the report as JSON' },
 } as const satisfies FlagTable;
 
@@ -151,13 +145,7 @@ export const ALIGN_OPTIONS = {
   'author-model': { type: 'string', arg: 'M2', help: "model that drafts justifications and rubric clarifications (default: the judge's model)" },
   budget: { type: 'string', arg: 'CALLS', help: 'stop before more than CALLS requests are sent; what was not judged is reported' },
   'out-dir': { type: 'string', arg: 'DIR', help: 'where candidates, results and align-report.json go (default <template>.align/ beside the template)' },
-  ...ENDPOINT_OPTIONS,
-  model: MODEL,
-  concurrency: CONCURRENCY,
-  timeout: TIMEOUT,
-  structured: STRUCTURED,
-  'no-cache': NO_CACHE,
-  'cache-dir': CACHE_DIR,
+  ...JUDGE_CALL_OPTIONS,
   judge: JUDGE,
   ...PANEL_ENDPOINT_OPTIONS,
   'min-judges': MIN_JUDGES,

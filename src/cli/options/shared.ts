@@ -64,3 +64,14 @@ export const CI_OPTIONS = {
   junit: { type: 'string', arg: 'F', help: 'write JUnit XML to F (its folder made when missing): each gate a test case' },
   summary: { type: 'string', arg: 'F', help: 'append a Markdown summary to F (default: $GITHUB_STEP_SUMMARY when set)' },
 } as const satisfies FlagTable;
+
+/** The judge call of a command that judges rows without run's batch flags (probe, align). */
+export const JUDGE_CALL_OPTIONS = {
+  ...ENDPOINT_OPTIONS,
+  model: MODEL,
+  concurrency: CONCURRENCY,
+  timeout: TIMEOUT,
+  structured: STRUCTURED,
+  'no-cache': NO_CACHE,
+  'cache-dir': CACHE_DIR,
+} as const satisfies FlagTable;

@@ -15,7 +15,7 @@ import {
 import { guidanceFor } from './guidance';
 import { CHOICE_SPELLINGS, columnsFor, InvalidLabel, isBlank, isLabel, MISSING, parseCategory, parseChoice, parseRating, type Choice, type Columns, type ParsedLabel } from './labels';
 import { rowOf } from '../results/latest';
-import { VERDICT_KINDS } from '../results/verdict';
+import { VERDICT_COLUMN_NAMES, VERDICT_KINDS } from '../results/verdict';
 import { kindMismatch, outsideScale, type LabelScale } from './scale';
 import type { CalibrationKind, CalibrationNote, CalibrationOutcome, CalibrationReport, GroupReport, Label, PassFailView, SkipReasons } from './types';
 
@@ -122,7 +122,7 @@ interface Place {
   file?: string;
 }
 
-const SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice', '/human_label', '/label'];
+const SUFFIXES = VERDICT_COLUMN_NAMES.map((name) => `/${name}`);
 const KINDS: readonly CalibrationKind[] = VERDICT_KINDS;
 
 class Calibration {

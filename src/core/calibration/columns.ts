@@ -4,6 +4,7 @@
 import type { DatasetRecord } from '../dataset/types';
 import { LENGTH_OF, TEXT_FIELDS, type TextField } from './bias';
 import { isBlank, jsonCell } from './labels';
+import { VERDICT_COLUMN_NAMES } from '../results/verdict';
 
 export type Keep =
   | 'value' // as it is: labels, _row, flip rates
@@ -28,9 +29,9 @@ export interface Column {
 }
 
 /** The metric's columns the figures read as they are. */
-const VALUE_SUFFIXES = ['human_rating', 'score', 'human_pairwise_choice', 'pairwise_choice', 'position_consistent', 'flip_rate', 'score_sd', 'score_rounded', 'template_hash', 'label', 'human_label'];
+const VALUE_SUFFIXES = [...VERDICT_COLUMN_NAMES, 'position_consistent', 'flip_rate', 'score_sd', 'score_rounded', 'template_hash'];
 /** Columns of any metric that calibrate names when the requested one has none. */
-const LABEL_SUFFIXES = ['/human_rating', '/score', '/human_pairwise_choice', '/pairwise_choice', '/label', '/human_label'];
+const LABEL_SUFFIXES = VERDICT_COLUMN_NAMES.map((name) => `/${name}`);
 /** Distinct column names remembered; past this a name is classified afresh on every line. */
 const CACHE_LIMIT = 4096;
 

@@ -15,6 +15,9 @@ export const VERDICT_COLUMNS: Readonly<Record<VerdictKind, { readonly judge: str
   categorical: { judge: 'label', human: 'human_label' },
 };
 
+/** Every verdict column name after `<metric>/`, each kind's human label then its judge's verdict. */
+export const VERDICT_COLUMN_NAMES: readonly string[] = VERDICT_KINDS.flatMap((k) => [VERDICT_COLUMNS[k].human, VERDICT_COLUMNS[k].judge]);
+
 /** The kind of verdict a template gives: a categorical template is pointwise with `labels`. */
 export function templateVerdictKind(config: Pick<TemplateConfig, 'kind' | 'labels'>): VerdictKind {
   return config.kind === 'pairwise' ? 'pairwise' : config.labels ? 'categorical' : 'pointwise';
