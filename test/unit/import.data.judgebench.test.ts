@@ -6,9 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_OK } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
-import { FakeOpenAI } from '../support/fakeOpenAI';
-import { captureIO, tempDir } from '../support/judgeFixtures';
+import { cliWorkspace } from '../support/cliWorkspace';
 import { sharedData } from '../support/sharedData';
 
 const DATA = sharedData('judgebench') ?? '';
@@ -52,17 +50,7 @@ End with your final verdict as one label: [[A>>B]], [[A>B]], [[A=B]], [[B>A]] or
 (available ? describe : describe.skip)("JudgeBench through import-data, run in both orders, and calibrate with JudgeBench's rule", function () {
   this.timeout(180_000);
   const judgments = available ? (JSON.parse(fs.readFileSync(path.join(DATA, 'arena_hard_judgments.json'), 'utf8')) as Record<string, Games>) : {};
-  let dir: string;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    dir = tempDir();
-    fake = await FakeOpenAI.start();
-  });
-  afterEach(() => fake.close());
-  const cli = async (args: string[]) => {
-    const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') });
-    return { code: await main(args, io), io };
-  };
+  const ws = cliWorkspace();
 
   async function judge(judgeModel: string): Promise<{ report: { accuracy: number; n: number; by: Record<string, { n: number }> }; ambiguous: number }> {
     const { pairs: responseModel, games } = judgments[judgeModel]!;
@@ -70,7 +58,7 @@ End with your final verdict as one label: [[A>>B]], [[A>B]], [[A=B]], [[B>A]] or
     const pairs = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Pair);
     const byPrompt = new Map<string, Pair>();
     for (const p of pairs) byPrompt.set(`${p.question}\u0000${p.response_A}`, p).set(`${p.question}\u0000${p.response_B}`, p);
-    fake.rules = [
+    ws.fake.rules = [
       (r) => {
         const user = r.body?.messages?.find((m) => m.role === 'user')?.content ?? '';
         const question = /<\|User Prompt\|>\n([\s\S]*?)\n\n<\|The Start of Assistant A's Answer\|>\n/.exec(user)?.[1];
@@ -80,14 +68,14 @@ End with your final verdict as one label: [[A>>B]], [[A>B]], [[A=B]], [[B>A]] or
         return game ? { reply: game.response } : { status: 400, json: { error: { message: 'no recorded reply for this prompt' } } };
       },
     ];
-    fs.writeFileSync(path.join(dir, 'arena_hard.judge'), TEMPLATE);
-    const imported = await cli(['import-data', 'judgebench', file, '--out', 'pairs.jsonl', '--template', 'arena_hard.judge']);
+    fs.writeFileSync(path.join(ws.dir, 'arena_hard.judge'), TEMPLATE);
+    const imported = await ws.cli(['import-data', 'judgebench', file, '--out', 'pairs.jsonl', '--template', 'arena_hard.judge']);
     assert.equal(imported.code, EXIT_OK, imported.io.err);
-    const run = await cli(['run', 'arena_hard.judge', '--data', 'pairs.jsonl', '--base-url', fake.baseURL, '--model', judgeModel, '--out', 'results.jsonl']);
+    const run = await ws.cli(['run', 'arena_hard.judge', '--data', 'pairs.jsonl', '--base-url', ws.fake.baseURL, '--model', judgeModel, '--out', 'results.jsonl']);
     assert.equal(run.code, EXIT_OK, run.io.err);
-    const rows = fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = fs.readFileSync(path.join(ws.dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const ambiguous = rows.flatMap((r) => (r['arena_hard/passes'] as { error_kind?: string }[]).filter((p) => p.error_kind === 'ambiguous-verdict')).length;
-    const cal = await cli(['calibrate', 'results.jsonl', '--metric', 'arena_hard', '--json', '--by', 'category']);
+    const cal = await ws.cli(['calibrate', 'results.jsonl', '--metric', 'arena_hard', '--json', '--by', 'category']);
     assert.equal(cal.code, EXIT_OK, cal.io.err);
     return { report: JSON.parse(cal.io.out) as never, ambiguous };
   }

@@ -6,11 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_OK } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import { formatPython, handlebarsBody, parsePythonFormat } from '../../src/core/import';
 import { templateText } from '../../src/core/import/write';
-import { FakeOpenAI } from '../support/fakeOpenAI';
-import { captureIO, tempDir } from '../support/judgeFixtures';
+import { cliWorkspace } from '../support/cliWorkspace';
 import { sharedData } from '../support/sharedData';
 
 const DATA = sharedData('llmbar') ?? '';
@@ -34,17 +32,7 @@ interface Pair {
   this.timeout(120_000);
   const cases = available ? (JSON.parse(fs.readFileSync(path.join(DATA, 'cases.json'), 'utf8')) as Cases) : undefined;
   const all = available ? fs.readFileSync(path.join(DATA, 'llmbar.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>) : [];
-  let dir: string;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    dir = tempDir();
-    fake = await FakeOpenAI.start();
-  });
-  afterEach(() => fake.close());
-  const cli = async (args: string[]) => {
-    const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') });
-    return { code: await main(args, io), io };
-  };
+  const ws = cliWorkspace();
 
   /** LLMBar's Vanilla prompt as a free-form template over the fields import-data writes. */
   function vanillaTemplate(): string {
@@ -69,7 +57,7 @@ interface Pair {
       replies.set(formatPython(parsed.pieces, { input: row.input!, output_1: row.output_1!, output_2: row.output_2! }), g.first);
       replies.set(formatPython(parsed.pieces, { input: row.input!, output_1: row.output_2!, output_2: row.output_1! }), g.second);
     });
-    fake.rules = [
+    ws.fake.rules = [
       (r) => {
         const user = r.body?.messages?.find((m) => m.role === 'user')?.content ?? '';
         const reply = replies.get(user);
@@ -79,13 +67,13 @@ interface Pair {
   }
 
   async function judge(file: string): Promise<{ accuracy: number; n: number }> {
-    fs.writeFileSync(path.join(dir, 'vanilla.judge'), vanillaTemplate());
-    const imported = await cli(['import-data', 'llmbar', file, '--out', 'llmbar.jsonl', '--labels', 'llmbar.labels.jsonl', '--template', 'vanilla.judge']);
+    fs.writeFileSync(path.join(ws.dir, 'vanilla.judge'), vanillaTemplate());
+    const imported = await ws.cli(['import-data', 'llmbar', file, '--out', 'llmbar.jsonl', '--labels', 'llmbar.labels.jsonl', '--template', 'vanilla.judge']);
     assert.equal(imported.code, EXIT_OK, imported.io.err);
     replayGpt4();
-    const run = await cli(['run', 'vanilla.judge', '--data', 'llmbar.jsonl', '--base-url', fake.baseURL, '--model', 'gpt-4', '--out', 'results.jsonl']);
+    const run = await ws.cli(['run', 'vanilla.judge', '--data', 'llmbar.jsonl', '--base-url', ws.fake.baseURL, '--model', 'gpt-4', '--out', 'results.jsonl']);
     assert.equal(run.code, EXIT_OK, run.io.err);
-    const cal = await cli(['calibrate', 'results.jsonl', '--metric', 'llmbar_vanilla', '--labels', 'llmbar.labels.jsonl', '--json']);
+    const cal = await ws.cli(['calibrate', 'results.jsonl', '--metric', 'llmbar_vanilla', '--labels', 'llmbar.labels.jsonl', '--json']);
     assert.equal(cal.code, EXIT_OK, cal.io.err);
     const report = JSON.parse(cal.io.out) as { accuracy: number; n: number; human_labels: { joined: number } };
     assert.equal(report.human_labels.joined, report.n, 'every row joined its label by _key');
@@ -102,13 +90,13 @@ interface Pair {
     const report = await judge(path.join(DATA, 'llmbar_30.json'));
     assert.equal(report.n, 30);
     assert.equal(report.accuracy, expected / 30);
-    assert.equal(fake.requests.length, 60, 'both orders of every pair');
+    assert.equal(ws.fake.requests.length, 60, 'both orders of every pair');
   });
 
   it("matches LLMBar's published figure on Natural: GPT-4 with the Vanilla prompt right in both orders on 93 of 100 pairs", async () => {
     // The Natural pairs rewritten into LLMBar's own file format in a temporary file, as LLMBar ships them.
     const natural = all.filter((r) => r.set === 'Natural').map((r) => ({ input: r.input, output_1: r.output_1, output_2: r.output_2, label: r['llmbar/human_pairwise_choice'] === 'A' ? 1 : 2 }));
-    const file = path.join(dir, 'Natural.dataset.json');
+    const file = path.join(ws.dir, 'Natural.dataset.json');
     fs.writeFileSync(file, JSON.stringify(natural));
     const report = await judge(file);
     assert.equal(cases!.stats['GPT-4']!['Natural']!.correct_both.split(' = ')[0], '93 / 100');

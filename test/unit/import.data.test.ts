@@ -6,13 +6,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import { importData, type DataImportOptions } from '../../src/core/import/data/importData';
 import type { DataFormat } from '../../src/core/import/data/benchmarks';
 import { parseLabels } from '../../src/core/labels';
 import { rowKey } from '../../src/core/results';
-import { FakeOpenAI } from '../support/fakeOpenAI';
-import { captureIO, readJsonl, tempDir } from '../support/judgeFixtures';
+import { cliWorkspace } from '../support/cliWorkspace';
+import { readJsonl } from '../support/judgeFixtures';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/import/data');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -68,17 +67,7 @@ describe('import-data', () => {
   });
 
   describe('through the CLI', () => {
-    let dir: string;
-    let fake: FakeOpenAI;
-    beforeEach(async () => {
-      dir = tempDir();
-      fake = await FakeOpenAI.start();
-    });
-    afterEach(() => fake.close());
-    const cli = async (args: string[]) => {
-      const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') });
-      return { code: await main(args, io), io };
-    };
+    const ws = cliWorkspace();
     const JUDGE = `---
 name: pandalm_judge
 kind: pairwise
@@ -94,15 +83,15 @@ Answer [[A]] or [[B]], or [[C]] for a tie.
 `;
 
     it('writes rows and labels keyed on the template, and calibrate --labels reports the annotators\' agreement next to the judge\'s', async () => {
-      fs.writeFileSync(path.join(dir, 'judge.judge'), JUDGE);
-      const imported = await cli(['import-data', 'pandalm', path.join(FIXTURES, 'pandalm.json'), '--out', 'pandalm.jsonl', '--labels', 'pandalm.labels.jsonl', '--template', 'judge.judge']);
+      fs.writeFileSync(path.join(ws.dir, 'judge.judge'), JUDGE);
+      const imported = await ws.cli(['import-data', 'pandalm', path.join(FIXTURES, 'pandalm.json'), '--out', 'pandalm.jsonl', '--labels', 'pandalm.labels.jsonl', '--template', 'judge.judge']);
       assert.equal(imported.code, EXIT_OK, imported.io.err);
       assert.match(imported.io.err, /4 row\(s\) with "pandalm_judge\/human_pairwise_choice" \(1 without one: their annotators tied\); 3 annotator\(s\), 12 label\(s\)/);
       // The judge picks the response shown first that is not a single word, else the other one.
-      fake.rules = [(r) => ({ reply: /\[A\] \S+ \S+/.test(r.prompt) ? 'A reads better. [[A]]' : 'B. [[B]]' })];
-      const run1 = await cli(['run', 'judge.judge', '--data', 'pandalm.jsonl', '--base-url', fake.baseURL, '--model', 'm', '--out', 'results.jsonl']);
+      ws.fake.rules = [(r) => ({ reply: /\[A\] \S+ \S+/.test(r.prompt) ? 'A reads better. [[A]]' : 'B. [[B]]' })];
+      const run1 = await ws.cli(['run', 'judge.judge', '--data', 'pandalm.jsonl', '--base-url', ws.fake.baseURL, '--model', 'm', '--out', 'results.jsonl']);
       assert.equal(run1.code, EXIT_OK, run1.io.err);
-      const cal = await cli(['calibrate', 'results.jsonl', '--metric', 'pandalm_judge', '--labels', 'pandalm.labels.jsonl', '--json']);
+      const cal = await ws.cli(['calibrate', 'results.jsonl', '--metric', 'pandalm_judge', '--labels', 'pandalm.labels.jsonl', '--json']);
       assert.equal(cal.code, EXIT_OK, cal.io.err);
       const report = JSON.parse(cal.io.out) as { n: number; human_labels: { joined: number; tied: number; annotators: string[]; agreement: { krippendorff_alpha: { nominal: number } } } };
       assert.equal(report.human_labels.joined, 3);
@@ -110,19 +99,19 @@ Answer [[A]] or [[B]], or [[C]] for a tie.
       assert.deepEqual(report.human_labels.annotators, ['pandalm:annotator1', 'pandalm:annotator2', 'pandalm:annotator3']);
       // Krippendorff's alpha (nominal) over the fixture's votes, from the definition (stdlib Python).
       assert.ok(Math.abs(report.human_labels.agreement.krippendorff_alpha.nominal - 0.180851063830) < 1e-9);
-      assert.equal(readJsonl(path.join(dir, 'results.jsonl')).length, 4);
-      assert.deepEqual(parseLabels(fs.readFileSync(path.join(dir, 'pandalm.labels.jsonl'), 'utf8')).skipped, []);
+      assert.equal(readJsonl(path.join(ws.dir, 'results.jsonl')).length, 4);
+      assert.deepEqual(parseLabels(fs.readFileSync(path.join(ws.dir, 'pandalm.labels.jsonl'), 'utf8')).skipped, []);
     });
 
     it('refuses a template of the other kind, a missing metric, and an existing file unless --force', async () => {
-      fs.writeFileSync(path.join(dir, 'point.judge'), '---\nname: p\nkind: pointwise\nscale: [1, 5]\nfreeform: true\nverdict: tagged\n---\n{{response}} [[N]]\n');
-      assert.equal((await cli(['import-data', 'llmbar', path.join(FIXTURES, 'pandalm.json'), '--out', 'x.jsonl', '--template', 'point.judge'])).code, EXIT_USAGE);
-      assert.equal((await cli(['import-data', 'llmbar', path.join(FIXTURES, 'pandalm.json'), '--out', 'x.jsonl'])).code, EXIT_USAGE);
-      assert.equal((await cli(['import-data', 'multi-annotator', path.join(FIXTURES, 'dialsumm.jsonl'), '--out', 'x.jsonl', '--metric', 'c'])).code, EXIT_USAGE, '--dimension is required');
-      const first = await cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb']);
+      fs.writeFileSync(path.join(ws.dir, 'point.judge'), '---\nname: p\nkind: pointwise\nscale: [1, 5]\nfreeform: true\nverdict: tagged\n---\n{{response}} [[N]]\n');
+      assert.equal((await ws.cli(['import-data', 'llmbar', path.join(FIXTURES, 'pandalm.json'), '--out', 'x.jsonl', '--template', 'point.judge'])).code, EXIT_USAGE);
+      assert.equal((await ws.cli(['import-data', 'llmbar', path.join(FIXTURES, 'pandalm.json'), '--out', 'x.jsonl'])).code, EXIT_USAGE);
+      assert.equal((await ws.cli(['import-data', 'multi-annotator', path.join(FIXTURES, 'dialsumm.jsonl'), '--out', 'x.jsonl', '--metric', 'c'])).code, EXIT_USAGE, '--dimension is required');
+      const first = await ws.cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb']);
       assert.equal(first.code, EXIT_FINDINGS, 'one record was skipped');
-      assert.equal((await cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb'])).code, EXIT_USAGE);
-      assert.equal((await cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb', '--force'])).code, EXIT_FINDINGS);
+      assert.equal((await ws.cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb'])).code, EXIT_USAGE);
+      assert.equal((await ws.cli(['import-data', 'judgebench', path.join(FIXTURES, 'judgebench.jsonl'), '--out', 'jb.jsonl', '--metric', 'jb', '--force'])).code, EXIT_FINDINGS);
     });
   });
 });

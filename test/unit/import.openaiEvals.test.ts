@@ -7,11 +7,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXIT_OK } from '../../src/cli/io';
-import { main } from '../../src/cli/main';
 import { importOpenAIEvals } from '../../src/core/import/openaiEvals';
 import { parseTemplate, renderTemplate, validateTemplate } from '../../src/core/template';
-import { FakeOpenAI, reply } from '../support/fakeOpenAI';
-import { captureIO, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
+import { reply } from '../support/fakeOpenAI';
+import { cliWorkspace } from '../support/cliWorkspace';
+import { readJsonl, writeJsonl } from '../support/judgeFixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/import/openai_eval.json');
@@ -91,42 +91,32 @@ describe('import openai-evals', () => {
   });
 
   describe('end to end through the CLI', () => {
-    let dir: string;
-    let fake: FakeOpenAI;
-    beforeEach(async () => {
-      dir = tempDir();
-      fake = await FakeOpenAI.start();
-    });
-    afterEach(() => fake.close());
-    const cli = async (args: string[]) => {
-      const io = captureIO(dir, { JUDGE_STUDIO_CACHE_DIR: path.join(dir, 'cache') });
-      return { code: await main(args, io), io };
-    };
+    const ws = cliWorkspace();
 
     it('imports the label_model grader, runs it against the fake server, and calibrates its labels', async () => {
-      const imported = await cli(['import', 'openai-evals', FIXTURE, '--out', 'judges']);
+      const imported = await ws.cli(['import', 'openai-evals', FIXTURE, '--out', 'judges']);
       assert.equal(imported.code, EXIT_OK, imported.io.err);
       assert.match(imported.io.err, /"Mentions ticket" \(string_check\): not a model grader/);
       // The judge calls a reply a violation when it promises a refund, compliant otherwise.
       // It answers as OpenAI documents a model grader's reply: steps, then the result.
-      fake.rules = [(r) => reply({ steps: [{ description: 'Compared the reply with the policy', conclusion: 'checked' }], result: /Agent replied: Yes/.test(r.prompt) ? 'violation' : 'compliant' })];
-      const data = writeJsonl(path.join(dir, 'support.jsonl'), [
+      ws.fake.rules = [(r) => reply({ steps: [{ description: 'Compared the reply with the policy', conclusion: 'checked' }], result: /Agent replied: Yes/.test(r.prompt) ? 'violation' : 'compliant' })];
+      const data = writeJsonl(path.join(ws.dir, 'support.jsonl'), [
         { question: 'Refund after 40 days?', policy: 'Refunds within 30 days.', response: 'Yes, here is your refund.', 'policy_compliance/human_label': 'violation' },
         { question: 'Refund after 10 days?', policy: 'Refunds within 30 days.', response: 'Sure, within policy.', 'policy_compliance/human_label': 'compliant' },
         { question: 'Refund after 35 days?', policy: 'Refunds within 30 days.', response: 'No, but I can offer credit.', 'policy_compliance/human_label': 'minor issue' },
       ]);
-      const out = path.join(dir, 'results.jsonl');
-      const run = await cli(['run', 'judges/Policy-compliance.judge', '--data', data, '--base-url', fake.baseURL, '--model', 'judge-m', '--out', out]);
+      const out = path.join(ws.dir, 'results.jsonl');
+      const run = await ws.cli(['run', 'judges/Policy-compliance.judge', '--data', data, '--base-url', ws.fake.baseURL, '--model', 'judge-m', '--out', out]);
       assert.equal(run.code, EXIT_OK, run.io.err);
-      assert.equal(fake.requests[0]!.body?.response_format?.type, 'json_schema');
-      const sent = fake.requests[0]!.body?.response_format?.json_schema?.schema as { properties?: Record<string, { enum?: string[] }> } | undefined;
+      assert.equal(ws.fake.requests[0]!.body?.response_format?.type, 'json_schema');
+      const sent = ws.fake.requests[0]!.body?.response_format?.json_schema?.schema as { properties?: Record<string, { enum?: string[] }> } | undefined;
       assert.deepEqual(Object.keys(sent?.properties ?? {}), ['steps', 'result']);
       assert.deepEqual(sent?.properties?.result?.enum, ['compliant', 'minor issue', 'violation']);
-      assert.equal(fake.requests[0]!.body?.messages?.[0]?.role, 'system');
+      assert.equal(ws.fake.requests[0]!.body?.messages?.[0]?.role, 'system');
       const lines = readJsonl(out).sort((a, b) => (a._row as number) - (b._row as number));
       assert.deepEqual(lines.map((l) => [l['policy_compliance/label'], l['policy_compliance/passed']]), [['violation', false], ['compliant', true], ['compliant', true]]);
       assert.equal(lines[0]!['policy_compliance/justification'], '1. Compared the reply with the policy — checked');
-      const cal = await cli(['calibrate', out, '--metric', 'policy_compliance', '--template', 'judges/Policy-compliance.judge', '--json']);
+      const cal = await ws.cli(['calibrate', out, '--metric', 'policy_compliance', '--template', 'judges/Policy-compliance.judge', '--json']);
       assert.equal(cal.code, EXIT_OK, cal.io.err);
       const report = JSON.parse(cal.io.out) as { kind: string; labels: string[]; accuracy: number; pass_fail: { accuracy: number; passing_labels: string[] } };
       assert.equal(report.kind, 'categorical');
