@@ -11,6 +11,7 @@ import { PanelSet } from '../webview/panels';
 import { loadFile, type LoadedFile } from './load';
 import { detectMetrics, metricChoices, noMetricMessage } from './model';
 import { CALIBRATION_VIEW_TYPE, CalibrationPanel, panelKey, panelTitle } from './panel';
+import { activeFileUri } from '../activeFile';
 
 export const CALIBRATE_COMMAND = 'judgeStudio.calibrate';
 
@@ -57,7 +58,7 @@ export function registerCalibration(studio: Studio): void {
       return existing.reload(data);
     }
     // Beside the file when it is the active editor, so both stay in view.
-    const beside = given.beside === true || vscode.window.activeTextEditor?.document.uri.toString() === file.toString();
+    const beside = given.beside === true || activeFileUri()?.toString() === file.toString();
     const panel = vscode.window.createWebviewPanel(CALIBRATION_VIEW_TYPE, panelTitle(file, metric), beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, webviewOptions(studio.context.extensionUri));
     return open(panel, file, metric, data).firstView;
   };
@@ -78,7 +79,7 @@ async function targetFile(given: string | undefined): Promise<vscode.Uri | undef
     const folder = vscode.workspace.workspaceFolders?.[0];
     return path.isAbsolute(given) || !folder ? vscode.Uri.file(path.resolve(given)) : vscode.Uri.joinPath(folder.uri, given);
   }
-  const active = vscode.window.activeTextEditor?.document.uri;
+  const active = activeFileUri();
   if (active && active.scheme === 'file' && /\.(jsonl|ndjson|json|csv)$/i.test(active.path)) return active;
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: false,

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Studio } from '../studio';
 import { RESULTS_VIEW_TYPE, ResultsEditorProvider } from './editor';
 import { openResults, trackResultsDocuments } from './open';
+import { activeFileUri } from '../activeFile';
 
 export const OPEN_RESULTS_COMMAND = 'judgeStudio.openResultsViewer';
 export const OPEN_RESULTS_AS_TEXT_COMMAND = 'judgeStudio.openResultsAsText';
@@ -11,7 +12,7 @@ export function registerResults(studio: Studio): void {
   const target = (arg: unknown): vscode.Uri | undefined => {
     if (arg instanceof vscode.Uri) return arg;
     if (typeof arg === 'string') return vscode.Uri.file(arg);
-    return vscode.window.activeTextEditor?.document.uri ?? activeCustomUri();
+    return activeFileUri();
   };
   studio.push(
     trackResultsDocuments(),
@@ -29,9 +30,4 @@ export function registerResults(studio: Studio): void {
       if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
     }),
   );
-}
-
-function activeCustomUri(): vscode.Uri | undefined {
-  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  return input instanceof vscode.TabInputCustom ? input.uri : undefined;
 }

@@ -15,6 +15,7 @@ import { PanelSet } from '../webview/panels';
 import { REVIEW_VIEW_TYPE, ReviewPanel, reviewKey } from './panel';
 import { ReviewSession } from './session';
 import { defaultAnnotator, judgedMetrics, numberedByRow, pairOf, templateByHash, templateHashes } from './setup';
+import { activeFileUri } from '../activeFile';
 
 export const REVIEW_COMMAND = 'judgeStudio.reviewJudgments';
 
@@ -110,7 +111,7 @@ export function registerReview(studio: Studio): void {
     }
     const webviewPanel =
       existingPanel ??
-      vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, `Review: ${metric}`, vscode.window.activeTextEditor?.document.uri.toString() === file.toString() ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, {
+      vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, `Review: ${metric}`, activeFileUri()?.toString() === file.toString() ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, {
         ...webviewOptions(studio.context.extensionUri),
         retainContextWhenHidden: true,
       });
@@ -155,11 +156,9 @@ async function targetFile(given: string | undefined): Promise<vscode.Uri | undef
     const folder = vscode.workspace.workspaceFolders?.[0];
     return path.isAbsolute(given) || !folder ? vscode.Uri.file(path.resolve(given)) : vscode.Uri.joinPath(folder.uri, given);
   }
-  // The active editor, else the active tab (a large file may be open without a text editor).
-  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  for (const active of [vscode.window.activeTextEditor?.document.uri, tab instanceof vscode.TabInputText ? tab.uri : undefined]) {
-    if (active && active.scheme === 'file' && /\.(jsonl|ndjson|json|csv)$/i.test(active.path)) return active;
-  }
+  // The active editor, else the active tab (the Results Viewer, or a large file open without a text editor).
+  const active = activeFileUri();
+  if (active && active.scheme === 'file' && /\.(jsonl|ndjson|json|csv)$/i.test(active.path)) return active;
   const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Results files': ['jsonl', 'ndjson', 'json', 'csv'] }, openLabel: 'Review', title: 'Review Judgments: choose a results file' });
   return picked?.[0];
 }

@@ -1,16 +1,18 @@
 // The product's own results files open in the Results Viewer: a dataset run ends in it, the end
 // notification's Open Results opens it, and the editor-title button is offered for a results file
-// under any name (its first record says what it is), but not for a plain dataset.
+// under any name (its first record says what it is), but not for a plain dataset; a file named as
+// results opens in the viewer from the Explorer, and the viewer's title button opens it as text.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reply, type FakeRule } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
 import { expect, focusEditor, withFakeJudge } from './run.ui';
 
-export const title = 'a dataset run opens its results in the Results Viewer, and the title button is offered for results files under any name';
+export const title = 'a dataset run opens its results in the Results Viewer, a results file clicked in the Explorer opens there too, and the title buttons switch to text and back';
 export const timeoutMs = 180_000;
 
 const VIEWER_BUTTON = '.editor-group-container.active .editor-actions .action-label[aria-label^="Open in Results Viewer"]';
+const AS_TEXT_BUTTON = '.editor-group-container.active .editor-actions .action-label[aria-label^="Open Results as Text"]';
 
 export async function run(ctx: UiContext): Promise<void> {
   const rules: FakeRule[] = [(r) => reply({ justification: `Judged: ${r.prompt.length % 7}.`, score: 1 + (r.prompt.length % 5) })];
@@ -55,6 +57,21 @@ export async function run(ctx: UiContext): Promise<void> {
     await button.click();
     await viewerShows(ctx, rows, /^runs\/june\.jsonl$/);
     await ctx.screenshot('results-open-any-name');
+
+    // A file named as Judge Studio names results opens in the viewer from the Explorer, and the
+    // viewer's title button opens it as text.
+    fs.copyFileSync(path.join(ctx.workspace, 'runs/june.jsonl'), path.join(ctx.workspace, 'runs/july.results.jsonl'));
+    await ctx.runCommand('Refresh Explorer');
+    await ctx.openFileFromExplorer('runs/july.results.jsonl');
+    await viewerShows(ctx, rows, /^runs\/july\.results\.jsonl$/);
+    await ctx.screenshot('results-open-explorer-click');
+    await ctx.page.locator(AS_TEXT_BUTTON).first().click();
+    await ctx.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
+    const line = ctx.page.locator('.editor-group-container.active .monaco-editor .view-line').filter({ hasText: '"_row"' }).first();
+    await line.waitFor({ timeout: 20_000 }).catch(() => {
+      throw new Error('Open Results as Text did not show the file as text');
+    });
+    await ctx.screenshot('results-open-as-text');
   });
 }
 
