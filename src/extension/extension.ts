@@ -20,7 +20,6 @@ import { registerProviderBatches } from './batchApi';
 import { registerAlign } from './align';
 import { scrubbedLog } from './scrubbedLog';
 import { Studio } from './studio';
-import { registerWalkthrough } from './walkthrough';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = scrubbedLog(vscode.window.createOutputChannel('Judge Studio', { log: true }));
@@ -50,7 +49,6 @@ export function activate(context: vscode.ExtensionContext): void {
     ['probe judge', registerProbe],
     ['provider batches', registerProviderBatches],
     ['align judge with labels', registerAlign],
-    ['walkthrough', registerWalkthrough],
   ];
   for (const [name, register] of features) {
     try {

@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { contextKey, WALKTHROUGH_STEPS, type WalkthroughStep } from '../../src/extension/walkthrough/model';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
@@ -98,11 +97,5 @@ describe('Marketplace metadata', () => {
         if (cmd) assert.ok(commands.has(cmd), `step ${step.id}: ${cmd} is a contributed command`);
       }
     }
-  });
-
-  it('ticks every walkthrough step for work done before, by the context key the walkthrough feature sets', () => {
-    const steps = pkg.contributes.walkthroughs.flatMap((w) => w.steps);
-    assert.deepEqual(steps.map((s) => s.id), [...WALKTHROUGH_STEPS]);
-    for (const step of steps) assert.ok(step.completionEvents?.includes(`onContext:${contextKey(step.id as WalkthroughStep)}`), `step ${step.id} ticks on its context key`);
   });
 });
