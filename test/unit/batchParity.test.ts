@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { batchCommand } from '../../src/cli/commands/batch';
 import { runCommand } from '../../src/cli/commands/run';
 import { EXIT_OK } from '../../src/cli/io';
+import { parseTemplate } from '../../src/core/template';
+import { VERDICT_FORMAT_NAMES } from '../../src/core/verdict';
 import { FakeBatchServer } from '../support/fakeBatchServer';
 import { FakeOpenAI, reply, type FakeRule } from '../support/fakeOpenAI';
 import { captureIO, hhhJudge, panelTemplate, PAIRWISE, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
@@ -31,6 +33,14 @@ const needsRepair: FakeRule = (r) => {
   if (isRepair(r.prompt)) return reply(JSON.stringify({ justification: 'Repaired.', score: 2 }));
   if ((/Response: (.*)/.exec(r.prompt)?.[1]?.length ?? 0) % 3 === 0) return reply('I would rate this highly, but I forgot the JSON.');
   return undefined;
+};
+/** Prometheus 2's "Feedback: … [RESULT] N" (or A/B); rows 0 and 3 first reply with no verdict and get the repair. */
+const prometheus: FakeRule = (r) => {
+  if (r.body?.response_format) return undefined;
+  const pair = /###Response B:/.test(r.prompt);
+  if (isRepair(r.prompt)) return reply(`Feedback: Repaired. [RESULT] ${pair ? 'B' : 2}`);
+  if (/\bq(?:uestion )?[03]\b/.test(r.prompt)) return reply('Feedback: I forgot to give the result.');
+  return reply(`Feedback: Read it closely. [RESULT] ${pair ? 'AB'[hash(r.prompt) % 2] : 1 + (hash(r.prompt) % 5)}`);
 };
 const expected: FakeRule = () => ({ ...reply(JSON.stringify({ justification: 'ok', score: 3 })), logprobs: { score: { '3': 0.5, '4': 0.3, '2': 0.2 } } });
 
@@ -76,6 +86,30 @@ B: {{answer_b}}
 Reply [[A]], [[B]] or [[C]] for a tie.
 `;
 
+/** Structured: the engine appends Prometheus's output instruction (no Output format section). */
+const PROMETHEUS_ABS = POINTWISE.replace('name: quality', 'name: prom_abs').replace('inputs: [prompt, response]', 'inputs: [prompt, response]\nverdict: prometheus');
+const PROMETHEUS_REL = `---
+name: prom_rel
+kind: pairwise
+freeform: true
+verdict: prometheus
+inputs: [prompt, response_a, response_b]
+---
+###Task Description:
+Compare the two responses and end with "Feedback: (your feedback) [RESULT] (A or B)".
+
+###Instruction:
+{{prompt}}
+
+###Response A:
+{{response_a}}
+
+###Response B:
+{{response_b}}
+
+###Feedback: 
+`;
+
 const pointRows = (n: number) => Array.from({ length: n }, (_, i) => ({ prompt: `question ${i}`, response: `answer ${'x'.repeat(i)}` }));
 const pairRows = (n: number) => Array.from({ length: n }, (_, i) => ({ prompt: `q${i}`, response_a: 'a'.repeat(i + 1), response_b: 'b'.repeat(n - i) }));
 
@@ -96,6 +130,10 @@ const example = (name: string, data: string, rules?: FakeRule[]): Case => ({
   ...(rules ? { rules } : {}),
 });
 
+/** Some rows were repaired and some were not (so both paths are compared). */
+const shownRepairs = (metric: string) => (lines: Record<string, unknown>[]) =>
+  assert.ok(lines.some((l) => l[`${metric}/repaired`] === true) && lines.some((l) => l[`${metric}/repaired`] === undefined), JSON.stringify(lines.map((l) => l[`${metric}/repaired`])));
+
 const CASES: Case[] = [
   example('helpfulness.judge', 'helpfulness.jsonl'),
   example('pass_fail.judge', 'pass_fail.csv'),
@@ -106,6 +144,8 @@ const CASES: Case[] = [
   example('mt_pair.judge', 'mt_pair.jsonl', [tagged]),
   { name: 'renamed JSON fields with values', template: RENAMED, data: pointRows(6), rules: [renamed] },
   { name: 'regex verdict', template: REGEX, data: pointRows(6), rules: [patterned] },
+  { name: 'prometheus absolute grading (with repairs)', template: PROMETHEUS_ABS, data: pointRows(8), rules: [prometheus], shows: shownRepairs('prom_abs') },
+  { name: 'prometheus relative grading, free-form (with repairs)', template: PROMETHEUS_REL, data: pairRows(6), rules: [prometheus], shows: shownRepairs('prom_rel') },
   { name: 'free-form tagged pairwise', template: FREE_PAIR, data: Array.from({ length: 5 }, (_, i) => ({ question: `q${i}`, answer_a: `a${i}`, answer_b: `b${'b'.repeat(i)}` })), rules: [tagged] },
   { name: 'JSON pairwise with 2 samples', template: PAIRWISE, data: pairRows(5), args: ['--samples', '2'] },
   {
@@ -205,6 +245,16 @@ describe('batch parity: run and batch submit/collect write the same lines', func
       assert.deepEqual(bodies(provider.ran), bodies(chat.chats));
     });
   }
+
+  it('has a case for every verdict format, pointwise and pairwise where the format reads both', () => {
+    const covered = new Set(CASES.map((c) => {
+      const config = parseTemplate(c.template).config;
+      return `${config?.verdict?.format ?? 'json'} ${config?.kind}`;
+    }));
+    const missing = VERDICT_FORMAT_NAMES.filter((f) => !covered.has(`${f} pointwise`) && !covered.has(`${f} pairwise`));
+    assert.deepEqual(missing, [], 'a new verdict format needs a parity case here');
+    for (const f of ['json', 'tagged', 'prometheus'] as const) assert.ok(covered.has(`${f} pointwise`) && covered.has(`${f} pairwise`), f);
+  });
 
   it('the tagged verdict template scores in batch as in run (it sends no response_format)', async () => {
     chat.rules = [tagged];

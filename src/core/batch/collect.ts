@@ -286,12 +286,7 @@ async function repliesOf(w: Walk, b: BatchEntry): Promise<PartReplies> {
 
 function write(writer: ResultsWriter, stats: RunStats, outcome: Extract<LineOutcome, { line: unknown }>): void {
   writer.write(outcome.line);
-  stats.done++;
-  if (outcome.status === 'ok') stats.ok++;
-  else {
-    stats.failed++;
-    stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
-  }
+  stats.countRow(outcome);
 }
 
 /** One line of `batch status` for a part. */

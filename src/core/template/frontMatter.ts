@@ -8,11 +8,11 @@ import type { FrontMatter, TemplateConfig } from './types';
 import { closest } from './suggest';
 import { RESERVED_CRITERION_NAMES } from './criteria';
 import { labelList, realRange, refineScoring, sourceSchema } from './scoring';
+import { VERDICT_FORMATS } from '../verdict/formats/registry';
+import { VERDICT_FORMAT_NAMES, VERDICT_MATCHES, type VerdictFormat } from '../verdict/types';
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
-const VERDICT_FORMATS = ['json', 'tagged', 'regex', 'prometheus'] as const;
-const VERDICT_MATCHES = ['first', 'last', 'unique'] as const;
-const VERDICT_FORMAT_MESSAGE = 'must be "json", "tagged", "regex" or "prometheus"';
+const VERDICT_FORMAT_MESSAGE = `must be ${orList(VERDICT_FORMAT_NAMES.map((f) => JSON.stringify(f)))}`;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const intRange = z.union([
@@ -93,10 +93,10 @@ export const frontMatterSchema = z
     // Verdict formats and free-form prompts (bring your own judge prompt).
     verdict: z
       .union([
-        z.enum(VERDICT_FORMATS, { message: VERDICT_FORMAT_MESSAGE }).transform((format) => ({ format })),
+        z.enum(VERDICT_FORMAT_NAMES, { message: VERDICT_FORMAT_MESSAGE }).transform((format) => ({ format })),
         z
           .object({
-            format: z.enum(VERDICT_FORMATS, { message: VERDICT_FORMAT_MESSAGE }),
+            format: z.enum(VERDICT_FORMAT_NAMES, { message: VERDICT_FORMAT_MESSAGE }),
             pattern: z.string().min(1).optional(),
             flags: z.string().optional(),
             fields: z
@@ -161,18 +161,20 @@ export const frontMatterSchema = z
       if (seen.has(d.name)) ctx.addIssue({ code: 'custom', path: ['dimensions', i, 'name'], message: `dimension "${d.name}" is declared twice` });
       seen.add(d.name);
     });
-    const verdict: { format: string; pattern?: string; flags?: string; fields?: { justification?: string; steps?: string; label?: string }; values?: unknown; gate?: unknown; match?: string; structured?: boolean } | undefined = fm.verdict;
+    const verdict: { format: VerdictFormat; pattern?: string; flags?: string; fields?: { justification?: string; steps?: string; label?: string }; values?: unknown; gate?: unknown; match?: string; structured?: boolean } | undefined = fm.verdict;
+    const takes = verdict && VERDICT_FORMATS[verdict.format].takes;
     if (verdict?.fields?.steps !== undefined && verdict.fields.justification !== undefined) ctx.addIssue({ code: 'custom', path: ['verdict', 'fields', 'steps'], message: '`steps` and `justification` both name where the reasoning is; keep one' });
     if (verdict?.fields?.label !== undefined && !fm.labels) ctx.addIssue({ code: 'custom', path: ['verdict', 'fields', 'label'], message: '`fields.label` names the reply field of a categorical verdict; it needs `labels`' });
-    if (verdict?.structured !== undefined && (verdict.format !== 'json' || verdict.values !== undefined || verdict.gate !== undefined)) {
+    if (verdict?.structured !== undefined && (!takes?.structured || verdict.values !== undefined || verdict.gate !== undefined)) {
       ctx.addIssue({ code: 'custom', path: ['verdict', 'structured'], message: '`structured` asks for a `json` verdict by its JSON schema; a verdict with `values` or `gate` (or another format) is read from what the judge writes, so it has no schema' });
     }
-    if (verdict?.match !== undefined && verdict.format === 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'match'], message: '`match` chooses among the verdicts a text reply writes (`regex`, `tagged`, `prometheus`); a `json` verdict is one object' });
-    if (verdict?.gate !== undefined && (verdict.format !== 'json' || fm.kind !== 'pointwise')) ctx.addIssue({ code: 'custom', path: ['verdict', 'gate'], message: '`gate` belongs to a pointwise `json` verdict' });
-    if (verdict?.fields && verdict.format !== 'json') ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
-    if (verdict?.values && (verdict.format === 'tagged' || verdict.format === 'prometheus')) ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: `\`values\` maps what a \`json\` or \`regex\` verdict reads; a ${verdict.format} verdict needs none` });
-    if (verdict?.format === 'regex' && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
-    if (verdict && verdict.format !== 'regex' && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
+    // The messages below name the formats that take each key: update them with `takes`.
+    if (verdict?.match !== undefined && !takes?.match) ctx.addIssue({ code: 'custom', path: ['verdict', 'match'], message: '`match` chooses among the verdicts a text reply writes (`regex`, `tagged`, `prometheus`); a `json` verdict is one object' });
+    if (verdict?.gate !== undefined && (!takes?.gate || fm.kind !== 'pointwise')) ctx.addIssue({ code: 'custom', path: ['verdict', 'gate'], message: '`gate` belongs to a pointwise `json` verdict' });
+    if (verdict?.fields && !takes?.fields) ctx.addIssue({ code: 'custom', path: ['verdict', 'fields'], message: '`fields` renames the fields of a `json` verdict' });
+    if (verdict?.values && !takes?.values) ctx.addIssue({ code: 'custom', path: ['verdict', 'values'], message: `\`values\` maps what a \`json\` or \`regex\` verdict reads; a ${verdict.format} verdict needs none` });
+    if (verdict && takes?.pattern && !verdict.pattern) ctx.addIssue({ code: 'custom', path: ['verdict', 'format'], message: 'a `regex` verdict needs a `pattern` with a named group, e.g. `pattern: "Score: (?<score>\\d+)"`' });
+    if (verdict && !takes?.pattern && (verdict.pattern !== undefined || verdict.flags !== undefined)) ctx.addIssue({ code: 'custom', path: ['verdict', verdict.pattern !== undefined ? 'pattern' : 'flags'], message: '`pattern` and `flags` belong to `format: regex`' });
     if (fm.verdict && fm.verdict.format !== 'json' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'a multi-dimension template replies in JSON; remove `verdict` or `dimensions`' });
     if (fm.swap_rule !== undefined && fm.kind !== 'pairwise') ctx.addIssue({ code: 'custom', path: ['swap_rule'], message: '`swap_rule` says how the two orders of a pairwise judgment combine; remove it or set `kind: pairwise`' });
     if (fm.swap_rule === 'votes' && fm.dimensions) ctx.addIssue({ code: 'custom', path: ['swap_rule'], message: '`swap_rule: votes` applies to single-verdict pairwise templates; a multi-dimension template merges its orders per dimension' });
@@ -313,6 +315,11 @@ function aliasRange(doc: Document): [number, number] | undefined {
 function lineBreakLength(text: string, at: number): number {
   if (text.startsWith('\r\n', at)) return 2;
   return at < text.length ? 1 : 0;
+}
+
+/** "a", "b" or "c": the way messages list choices. */
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 function firstLine(s: string): string {

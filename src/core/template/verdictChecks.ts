@@ -3,8 +3,8 @@
 // prompt should tell the judge the format it will be read in.
 import { isScalar, parseDocument, type Node } from 'yaml';
 import type { Diagnostic, Span } from '../diagnostics';
-import { verdictTexts } from '../verdict/read';
-import { compileVerdictPattern } from '../verdict/regex';
+import { VERDICT_FORMATS } from '../verdict/formats/registry';
+import { verdictTexts } from '../verdict/dispatch';
 import type { ParsedTemplate, TemplateConfig } from './types';
 
 export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[], anchor: Span): void {
@@ -13,31 +13,18 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
     out.push({ ...frontMatterSpan(t, ['freeform']), severity: 'error', code: 'verdict-missing', message: 'A free-form template must declare how its verdict is read: add `verdict: tagged` (FastChat\'s [[N]] / [[A]]), `verdict: json`, or `verdict: {format: regex, pattern: "…"}`.' });
     return;
   }
-  if (spec?.format === 'regex' && spec.pattern) {
-    const checked = compileVerdictPattern(spec.pattern, spec.flags, config.kind);
-    if (!checked.ok) out.push({ ...frontMatterSpan(t, ['verdict', 'pattern']), severity: 'error', code: checked.code, message: checked.message });
-  }
+  const finding = spec && VERDICT_FORMATS[spec.format].check(spec, config.kind);
+  if (finding) out.push({ ...frontMatterSpan(t, finding.path), severity: 'error', code: finding.code, message: finding.message });
   checkQuotedLabels(t, config, out);
   // Only free-form prompts (and templates with their own Output format) state the format themselves;
   // a `json` verdict with `structured: true` is asked for by the JSON schema sent with the prompt.
   const writesOwn = config.freeform === true || t.sections.some((s) => s.key === 'output_format');
-  if (!spec || !writesOwn || (spec.format === 'json' && spec.structured === true)) return;
+  if (!spec || !writesOwn || (VERDICT_FORMATS[spec.format].takes.structured && spec.structured === true)) return;
+  const asked = VERDICT_FORMATS[spec.format].prompt;
+  if (!asked) return;
   const prompt = `${config.system ?? ''}\n${t.text.slice(t.bodyStart)}`;
-  const told =
-    spec.format === 'json'
-      ? /json/i.test(prompt)
-      : spec.format === 'tagged'
-        ? config.kind === 'pointwise'
-          ? prompt.includes('[[')
-          : prompt.includes('[[A]]') && prompt.includes('[[B]]')
-        : spec.format === 'prometheus'
-          ? prompt.includes('[RESULT]')
-          : true; // a custom pattern cannot be checked against prose
-  if (!told) {
-    const shape =
-      spec.format === 'json' ? 'a JSON object'
-      : spec.format === 'prometheus' ? (config.kind === 'pointwise' ? '"[RESULT] N" after its feedback' : '"[RESULT] A" or "[RESULT] B" after its feedback')
-      : config.kind === 'pointwise' ? 'a rating in double brackets, e.g. "Rating: [[5]]"' : '"[[A]]", "[[B]]" or "[[C]]" (a tie)';
+  if (!asked.asks(prompt, config.kind)) {
+    const shape = asked.shape(config.kind);
     out.push({ ...anchor, severity: 'warning', code: 'verdict-not-asked', message: `The verdict is read as ${spec.format}, but the prompt never asks for it; tell the judge to end with ${shape}, or replies will need a repair request.` });
   }
 }
@@ -49,7 +36,7 @@ export function checkVerdict(t: ParsedTemplate, config: TemplateConfig, out: Dia
  */
 function checkQuotedLabels(t: ParsedTemplate, config: TemplateConfig, out: Diagnostic[]): void {
   const spec = config.verdict;
-  if (!spec || spec.format === 'json' || spec.match !== undefined || config.source) return;
+  if (!spec || !VERDICT_FORMATS[spec.format].takes.match || spec.match !== undefined || config.source) return;
   const found = [...new Set(verdictTexts(spec, config.kind, `${config.system ?? ''}\n${t.text.slice(t.bodyStart)}`))];
   // One example verdict ("Rating: [[5]]") shows the format; two or more are a list of labels to quote.
   if (found.length < 2) return;
@@ -58,7 +45,7 @@ function checkQuotedLabels(t: ParsedTemplate, config: TemplateConfig, out: Diagn
     ...frontMatterSpan(t, ['verdict']),
     severity: 'warning',
     code: 'verdict-labels-in-prompt',
-    message: `The prompt itself contains verdicts the reader would take (${shown}); judges quote such lists back before their own verdict, and by default the first one counts${spec.format === 'tagged' && config.kind === 'pairwise' ? ' ([[A]] anywhere, FastChat\'s rule)' : ''}. Set \`verdict.match: unique\` (a reply with different verdicts is refused) or \`match: last\` (the final one counts).`,
+    message: `The prompt itself contains verdicts the reader would take (${shown}); judges quote such lists back before their own verdict, and by default the first one counts${VERDICT_FORMATS[spec.format].firstRuleNote(config.kind)}. Set \`verdict.match: unique\` (a reply with different verdicts is refused) or \`match: last\` (the final one counts).`,
   });
 }
 

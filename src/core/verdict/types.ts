@@ -2,18 +2,21 @@
 // out of free text, so a judge prompt written for another tool can be run unchanged.
 
 /**
+ * Every verdict format, in the order users read them in messages. The union, the front-matter enum
+ * and the registry (formats/registry.ts, which must have one entry per name) all derive from it.
  * `tagged`: FastChat's `[[N]]` (pointwise) or `[[A]]`/`[[B]]`/`[[C]]` (pairwise, C = tie).
  * `prometheus`: Prometheus 2's `Feedback: … [RESULT] N` (absolute) or `[RESULT] A|B` (relative).
  */
-export type VerdictFormat = 'json' | 'tagged' | 'regex' | 'prometheus';
+export const VERDICT_FORMAT_NAMES = ['json', 'tagged', 'regex', 'prometheus'] as const;
+export type VerdictFormat = (typeof VERDICT_FORMAT_NAMES)[number];
 
 /**
  * Which verdict a text reply gives when it writes more than one (regex, tagged, prometheus):
  * `first` (the default), `last`, or `unique` — every verdict in the read window must be the same
  * text, else the reply has no verdict (Arena-Hard-Auto's and JudgeBench's rule).
  */
-export type VerdictMatch = 'first' | 'last' | 'unique';
-export const VERDICT_MATCHES: readonly VerdictMatch[] = ['first', 'last', 'unique'];
+export const VERDICT_MATCHES = ['first', 'last', 'unique'] as const;
+export type VerdictMatch = (typeof VERDICT_MATCHES)[number];
 
 export interface VerdictSpec {
   format: VerdictFormat;
@@ -44,6 +47,13 @@ export interface VerdictSpec {
 }
 
 export type VerdictKind = 'pointwise' | 'pairwise';
+
+export interface Scale {
+  min: number;
+  max: number;
+  /** Any number from min to max (a template's `range:`), not only integers. */
+  continuous?: boolean;
+}
 
 /** A verdict read from free text; `justification` is the reply text before the verdict. */
 export type TextVerdict =

@@ -182,12 +182,7 @@ export async function runJudge(opts: RunnerOptions): Promise<RunResult> {
         if (outcome.status === 'aborted' || fatalError) return;
         if (outcome.status === 'deferred') throw new Error('a transport deferred a row in a run; only provider batches defer');
         opts.write(outcome.line, outcome);
-        stats.done++;
-        if (outcome.status === 'ok') stats.ok++;
-        else {
-          stats.failed++;
-          stats.failedByKind[outcome.kind] = (stats.failedByKind[outcome.kind] ?? 0) + 1;
-        }
+        stats.countRow(outcome);
       })
       .catch((e: unknown) => {
         // judgeRow returns failures as values; reaching here means `write` failed (disk full) or a bug.

@@ -53,6 +53,16 @@ export class RunStats {
     if (usage.cachedTokens) this.usage.cachedTokens = (this.usage.cachedTokens ?? 0) + usage.cachedTokens;
   }
 
+  /** Counts one written row: ok, or failed under its error kind (run and batch collect alike). */
+  countRow(outcome: { status: 'ok' } | { status: 'failed'; kind: string }): void {
+    this.done++;
+    if (outcome.status === 'ok') this.ok++;
+    else {
+      this.failed++;
+      this.failedByKind[outcome.kind] = (this.failedByKind[outcome.kind] ?? 0) + 1;
+    }
+  }
+
   /** Adds another counter's calls, usage and repairs (a batch row judged on its own counters, counted once written). */
   absorb(other: RunStats): void {
     this.calls += other.calls;
