@@ -94,10 +94,8 @@ export async function run(ctx: UiContext): Promise<void> {
   await ctx.screenshot('review-example-added');
 
   // Pairwise: an older results file without _key (keys from the template), responses in the shown order.
+  // A results file opens in the Results Viewer; the command takes the file of the active tab.
   await ctx.openFileFromExplorer('fluency_pairwise.results.jsonl');
-  // Focus the editor the file opened in, so the command sees it as the active editor.
-  await ctx.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-  await ctx.page.locator('#status\\.editor\\.selection').waitFor({ timeout: 10_000 });
   await ctx.runCommand('Judge Studio: Review Judgments');
   const pairFrame = await frameOf(ctx, 'section.item[data-shown] .pair');
   const first = pairFrame.locator('section.item');
