@@ -9,6 +9,7 @@ import { importJudgePromptFile, importJudgePrompts } from '../../src/core/import
 import { PROMPTFOO_RELEASE } from '../../src/core/import/data/promptfooDefaults';
 import type { ImportResult } from '../../src/core/import/types';
 import { parseTemplate, renderTemplate, validateTemplate } from '../../src/core/template';
+import { tempDir } from '../support/judgeFixtures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DIR = path.join(ROOT, 'test/fixtures', `promptfoo-${PROMPTFOO_RELEASE}`);
@@ -71,6 +72,19 @@ describe(`import promptfoo: byte-equal to promptfoo ${PROMPTFOO_RELEASE}`, () =>
     const line = Number(/llm-rubric\.yaml:(\d+)/.exec(problems[0]!.message)![1]);
     const text = fs.readFileSync(path.join(DIR, 'configs/llm-rubric.yaml'), 'utf8').split('\n');
     assert.match(text[line - 1]!, /value: 'The reply \{\{output\}\}/);
+  });
+
+  it('names the file and line of a value in a file:// tests file, and reads a var the test defines (even one named output) from the dataset', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'promptfooconfig.yaml'), 'tests: file://tests.yaml\n');
+    fs.writeFileSync(path.join(dir, 'tests.yaml'), ['- vars: {output: draft}', '  assert:', '    - type: llm-rubric', '      value: Improves on {{output}} without {{prompt}}', ''].join('\n'));
+    const r = await importJudgePromptFile('promptfoo', path.join(dir, 'promptfooconfig.yaml'));
+    const says = r.problems.filter((p) => /says \{\{/.test(p.message));
+    assert.deepEqual(says.map((p) => [p.where, /at (\S+) says/.exec(p.message)?.[1]]), [['tests.yaml[0].assert[0]', 'tests.yaml:4'], ['tests.yaml[0].assert[0]', 'tests.yaml:4']]);
+    assert.match(says[0]!.message, /reads the dataset field "output"/);
+    assert.match(says[1]!.message, /no var "prompt", so promptfoo sends empty text there/);
+    const messages = render(r.templates[0]!.text, { response: 'final', output: 'draft' });
+    assert.match(messages.at(-1)!.content, /<Rubric>\nImproves on draft without \n<\/Rubric>$/);
   });
 
   it('gives assertions that share a promptfoo metric distinct names and keeps the metric in source.metric', () => {
