@@ -33,8 +33,9 @@ describe('import promptfoo', () => {
 
   it('makes a template per grader assertion, defaultTest included, warns about g-eval steps and names the assertion that is not model-graded', () => {
     assert.deepEqual(result.templates.map((t) => t.file), ['llm_rubric_1.judge', 'mentions_product.judge', 'model_graded_closedqa_3.judge', 'g_eval_4.judge', 'llm_rubric_5.judge']);
-    assert.deepEqual(result.problems.map((p) => [p.severity, p.where]), [['warning', 'tests[0].assert[3]'], ['warning', 'tests[0].assert[0]']]);
-    assert.match(result.problems[1]!.message, /^contains: not a model-graded assertion/);
+    assert.deepEqual(result.problems.map((p) => [p.severity, p.where]), [['warning', 'tests[0].assert[3]'], ['warning', 'tests[1].assert[0]'], ['warning', 'tests[0].assert[0]']]);
+    assert.match(result.problems[1]!.message, /the grading prompt says \{\{input\}\}, which promptfoo 0\.121\.20 does not give llm-rubric's grading prompt and this test has no such var/);
+    assert.match(result.problems[2]!.message, /^contains: not a model-graded assertion/);
     for (const t of result.templates) assert.deepEqual(validateTemplate(t.text).filter((d) => d.severity === 'error'), [], t.file);
   });
 
@@ -44,11 +45,11 @@ describe('import promptfoo', () => {
     assert.deepEqual(render(byName.get('mentions_product')!.text, row), PROMPTFOO_LLM_RUBRIC.map((m) => ({ role: m.role, content: nunjucks(m.content, { output: row.response, rubric }) })));
   });
 
-  it('uses the test\'s rubricPrompt override instead of the default', () => {
+  it("uses the test's rubricPrompt override instead of the default, whose {{ input }} is a test var for llm-rubric (none here: empty)", () => {
     const row = { prompt: 'What is {{x}} in a template?', response: 'A placeholder: {{x}} \\o/' };
     assert.deepEqual(render(byName.get('llm_rubric_5')!.text, row), [
       { role: 'system', content: 'Grade strictly. Return {"reason": string, "pass": boolean, "score": number}.' },
-      { role: 'user', content: `Question: ${row.prompt}\nAnswer: ${row.response}\nRule: Explains that braces mark a placeholder` },
+      { role: 'user', content: `Question: \nAnswer: ${row.response}\nRule: Explains that braces mark a placeholder` },
     ]);
   });
 

@@ -26,7 +26,7 @@ function tooLarge(name: string, bytes: number): Error {
 export async function importJudgePrompts(format: ImportFormat, text: string, sourceName: string, promptfoo: PromptfooImportOptions = {}): Promise<ImportResult> {
   if (text.length > MAX_SOURCE_BYTES) throw tooLarge(sourceName, Buffer.byteLength(text));
   if (format === 'fastchat') return importFastChat(text);
-  if (format === 'promptfoo') return importPromptfoo(text, promptfoo);
+  if (format === 'promptfoo') return importPromptfoo(text, { name: sourceName, ...promptfoo });
   if (format === 'openai-evals') return importOpenAIEvals(text);
   return importVertex(text, sourceName);
 }

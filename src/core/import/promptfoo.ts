@@ -6,9 +6,12 @@
 // `threshold`, only when `score >= threshold`), a 0-10 `score` (pass at `threshold` × 10, default
 // 0.7), or a final Y/N; `not-` inverts. A g-eval with a list of criteria becomes one template per
 // criterion (promptfoo grades each and passes on their mean). Every other assertion is refused with
-// a reason or named as not model-graded: none disappears.
+// a reason or named as not model-graded: none disappears. Variables are filled as promptfoo 0.121.20
+// fills them: a value from the test's vars only (a name the test lacks, `{{output}}` included, is
+// empty text, with a warning), each grading prompt from what its matcher gives it (GIVEN below).
+// Templates sharing a promptfoo `metric` get distinct names and keep it as `source.metric`.
 import * as path from 'node:path';
-import { PROMPTFOO_CLOSED_QA, PROMPTFOO_GEVAL_EVALUATE, PROMPTFOO_LLM_RUBRIC, type ChatPromptText } from './data/promptfooDefaults';
+import { PROMPTFOO_CLOSED_QA, PROMPTFOO_GEVAL_EVALUATE, PROMPTFOO_LLM_RUBRIC, PROMPTFOO_RELEASE, type ChatPromptText } from './data/promptfooDefaults';
 import type { ReferencedFiles } from './files';
 import { bodyLayout } from './layout';
 import { parseNunjucks, type VariableMapping } from './nunjucks';
@@ -54,17 +57,28 @@ export interface PromptfooImportOptions {
   files?: ReferencedFiles;
   /** The config's folder: relative references resolve from here. */
   dir?: string;
+  /** The config's file name, as warnings show it (`promptfooconfig.yaml:12`). */
+  name?: string;
 }
+
+/** promptfoo also loads configs that are code; an import reads data only. */
+const SCRIPT_CONFIG = /\.(js|cjs|mjs|ts|cts|mts)$/i;
 
 export async function importPromptfoo(text: string, opts: PromptfooImportOptions = {}): Promise<ImportResult> {
   const problems: ImportProblem[] = [];
+  const configName = opts.name ?? 'the config';
+  if (opts.name !== undefined && SCRIPT_CONFIG.test(opts.name)) {
+    const js = /^[\w.-]+\.[cm]?js$/i.test(opts.name) ? ` (for this one: \`node -e "import('./${opts.name}').then((m) => console.log(JSON.stringify(m.default ?? m, null, 2)))" > promptfooconfig.json\`)` : '';
+    const message = `JavaScript configs are not supported: an import reads data and never runs the config's code. Export the config to YAML or JSON${js} and import that file; functions in it (javascript assertions, transforms) have no JSON form and are not model-graded anyway`;
+    return { templates: [], problems: [{ severity: 'error', where: 'file', message }] };
+  }
   const loaded = loadPromptfooYaml(text);
   if (!loaded.ok) return { templates: [], problems: [{ severity: 'error', where: 'file', message: `not YAML (${loaded.error})` }] };
   for (const line of loaded.lenient) problems.push({ severity: 'warning', where: `line ${line}`, message: LENIENT });
   const config = asObject(loaded.value);
   if (!config) return { templates: [], problems: [{ severity: 'error', where: 'file', message: 'a promptfoo config is a YAML mapping (with `tests` and `defaultTest`)' }] };
   const dir = opts.dir ?? '.';
-  const sites = await collectAssertions(config, dir, { files: opts.files, problems });
+  const sites = await collectAssertions(config, dir, { files: opts.files, problems }, { file: configName, lineAt: loaded.lineAt });
   const made: ImportedTemplate[] = [];
   const others = new Map<string, string[]>();
   for (const site of sites) {
@@ -100,7 +114,7 @@ async function fromAssertion(site: AssertionSite, type: GraderType, inverse: boo
     return [];
   };
   const warn = (message: string) => problems.push({ severity: 'warning', where, message: `${full}: ${message}` });
-  if (inverse && type === 'g-eval') return fail('promptfoo versions differ in whether not-g-eval inverts the verdict; write the criterion the other way round as a g-eval');
+  if (inverse && type === 'g-eval') return fail(`promptfoo ${PROMPTFOO_RELEASE} passes not-g-eval when the score is below the threshold, which a template's pass_threshold cannot say (and older releases did not invert it); write the criterion the other way round as a g-eval`);
   const value = await assertionValue(a.value, site.dir, files);
   if (typeof value === 'object' && value !== null && 'error' in value) return fail(`value: ${String(value.error)}`);
   const values = type === 'g-eval' && Array.isArray(value) ? value : [value];
@@ -127,11 +141,25 @@ async function fromAssertion(site: AssertionSite, type: GraderType, inverse: boo
     warn(`a list of ${values.length} criteria: promptfoo grades each and passes when the mean of their scores ÷ ${GEVAL_MAX_SCORE} is at least ${t}; each criterion is a template of its own here, so average their m/score columns (÷ ${GEVAL_MAX_SCORE}) to get promptfoo's verdict`);
   }
   const out: ImportedTemplate[] = [];
+  const seen: Seen = { valueEmpty: new Set(), valueRead: new Set(), promptEmpty: new Set() };
+  const metric = typeof a.metric === 'string' && a.metric.trim() !== '' ? a.metric : undefined;
   for (const [k, v] of values.entries()) {
-    const made = templateFor({ type, inverse, where, value: v, messages, custom: custom !== undefined, threshold, model: carried.model, item: values.length > 1 ? k + 1 : undefined, metric: typeof a.metric === 'string' ? a.metric : undefined, n });
+    const made = templateFor({ type, inverse, where, value: v, messages, custom: custom !== undefined, threshold, model: carried.model, item: values.length > 1 ? k + 1 : undefined, metric, n, vars: site.vars, seen });
     if (typeof made === 'string') return fail(made);
     out.push(made);
   }
+  const at = `${site.file}${site.line !== undefined ? `:${site.line}` : ''}`;
+  for (const name of ['output', 'prompt'].filter((x) => seen.valueRead.has(x) || seen.valueEmpty.has(x))) {
+    const how = seen.valueEmpty.has(name) ? `this test has no var "${name}", so promptfoo sends empty text there, and so does this template` : `the template reads the dataset field "${name}", which must hold that var`;
+    warn(`the value at ${at} says {{${name}}}: promptfoo ${PROMPTFOO_RELEASE} fills an assertion's value from the test's vars only, not with the ${name === 'output' ? 'response' : 'prompt'}; ${how}`);
+  }
+  for (const name of [...seen.valueEmpty].filter((x) => x !== 'output' && x !== 'prompt')) {
+    warn(`the value at ${at} says {{${name}}}, which is not a var of this test, so promptfoo renders it as empty text (Nunjucks' rule for an undefined variable), and so does this template`);
+  }
+  for (const name of seen.promptEmpty) {
+    warn(`the grading prompt says {{${name}}}, which promptfoo ${PROMPTFOO_RELEASE} does not give ${full}'s grading prompt${type === 'g-eval' ? ' (g-eval gets criteria, steps, maxScore, input and output only)' : ' and this test has no such var'}, so it is sent as empty text, here too`);
+  }
+  if (metric !== undefined && /\{\{|\{%/.test(metric)) warn(`metric ${JSON.stringify(metric)} is a Nunjucks template that promptfoo fills per test; it is kept as written in source.metric`);
   if (type === 'g-eval') warn('promptfoo writes the evaluation steps with a first model call; the template reads them from {{steps}}: write your steps there, or give a `steps` field in the dataset');
   return out;
 }
@@ -148,23 +176,52 @@ interface TemplateInput {
   item: number | undefined;
   metric: string | undefined;
   n: number;
+  /** The test's vars (undefined: not known here), the variables rendered empty as promptfoo renders them, and those read from the dataset. */
+  vars: ReadonlySet<string> | undefined;
+  seen: Seen;
+}
+
+/** Variables of one assertion: in its value, rendered empty or read from the dataset; in its grading prompt, rendered empty. */
+interface Seen {
+  valueEmpty: Set<string>;
+  valueRead: Set<string>;
+  promptEmpty: Set<string>;
 }
 
 function templateFor(t: TemplateInput): ImportedTemplate | string {
   const full = `${t.inverse ? 'not-' : ''}${t.type}`;
   // The promptfoo variables the prompt and the rubric read, and the dataset fields they become.
   const vars: Record<string, string> = {};
-  const field = (name: string) => {
-    vars[name] = fieldFor(name);
-    return { field: vars[name] };
+  const field = (name: string, as: string) => {
+    const key = vars[name] !== undefined && vars[name] !== as ? `vars.${name}` : name;
+    vars[key] = as;
+    return { field: as };
   };
-  // The rubric/criterion is itself a Nunjucks template over the test's vars.
-  const literal = parseNunjucks(t.value, field);
+  // A test var: a dataset field of the same name; a name the test does not define renders empty in
+  // promptfoo (Nunjucks without throwOnUndefined), so it is empty text here too.
+  const testVar = (name: string, inValue = false) => {
+    if (t.vars !== undefined && !t.vars.has(name)) {
+      (inValue ? t.seen.valueEmpty : t.seen.promptEmpty).add(name);
+      return { pieces: [] };
+    }
+    if (inValue) t.seen.valueRead.add(name);
+    return field(name, name);
+  };
+  // The rubric/criterion is itself a Nunjucks template over the test's vars only (promptfoo's runAssertion).
+  const literal = parseNunjucks(t.value, (name) => testVar(name, true));
   if (!literal.ok) return `value: ${literal.error}`;
+  const given = GIVEN[t.type];
   const map: VariableMapping = (name) => {
-    if (name === 'rubric' || name === 'criteria') return { pieces: literal.pieces };
+    if (name === 'rubric' || name === 'criteria') return given.includes(name) ? { pieces: literal.pieces } : testVar(name);
     if (name === 'maxScore' && t.type === 'g-eval') return { pieces: [{ text: String(GEVAL_MAX_SCORE) }] };
-    return field(name);
+    const fixed = given.includes(name) ? FIELDS[name] : undefined;
+    if (fixed !== undefined) return field(name, fixed);
+    if (t.type === 'g-eval' && name !== 'steps') {
+      // g-eval's second call gets criteria, steps, maxScore, input and output, and no test vars.
+      t.seen.promptEmpty.add(name);
+      return { pieces: [] };
+    }
+    return name === 'steps' ? field(name, name) : testVar(name);
   };
   const parts: { role: 'system' | 'user'; pieces: FormatPiece[] }[] = [];
   for (const m of t.messages) {
@@ -180,13 +237,13 @@ function templateFor(t: TemplateInput): ImportedTemplate | string {
   const fm: Record<string, unknown> = {
     name,
     kind: 'pointwise',
-    description: `Imported from promptfoo (${full} at ${t.where}${t.item !== undefined ? `, criterion ${t.item}` : ''})${t.custom ? " with the config's rubricPrompt" : " with promptfoo's default grading prompt"}${t.threshold !== undefined ? `; promptfoo threshold ${t.threshold}` : ''}`,
+    description: `Imported from promptfoo (${full} at ${t.where}${t.item !== undefined ? `, criterion ${t.item}` : ''}${t.metric !== undefined ? `, metric ${t.metric}` : ''})${t.custom ? " with the config's rubricPrompt" : ` with promptfoo ${PROMPTFOO_RELEASE}'s default grading prompt`}${t.threshold !== undefined ? `; promptfoo threshold ${t.threshold}` : ''}`,
     ...scoring,
     freeform: true,
     ...(layout.system !== undefined ? { system: layout.system } : {}),
     inputs: layout.fields,
     ...(Object.keys(t.model).length > 0 ? { model: t.model } : {}),
-    source: { format: 'promptfoo', name: t.where, fields: vars },
+    source: { format: 'promptfoo', name: t.where, ...(t.metric !== undefined ? { metric: t.metric } : {}), fields: vars },
   };
   return { file: fileName(name), name, text: templateText(fm, layout.body), source: t.where };
 }
@@ -258,12 +315,15 @@ async function referencedText(ref: string, dir: string, files: ReferencedFiles |
   return read.ok ? read.text : { error: read.error };
 }
 
-/** promptfoo's `output` is the response judged, `input` (closed QA: also `completion`) the prompt. */
-function fieldFor(name: string): string {
-  if (name === 'output' || name === 'completion') return 'response';
-  if (name === 'input') return 'prompt';
-  return name;
-}
+/** The variables promptfoo's matcher gives each grading prompt besides the test's vars (g-eval: instead of them). */
+const GIVEN: Record<GraderType, readonly string[]> = {
+  'llm-rubric': ['output', 'rubric'],
+  'model-graded-closedqa': ['input', 'completion', 'criteria'],
+  'g-eval': ['criteria', 'steps', 'maxScore', 'input', 'output'],
+};
+
+/** The dataset field of a variable promptfoo fills itself: `output`/`completion` is the response graded, `input` the prompt. */
+const FIELDS: Record<string, string> = { output: 'response', completion: 'response', input: 'prompt' };
 
 function defaults(type: GraderType): ChatPromptText[] {
   if (type === 'llm-rubric') return PROMPTFOO_LLM_RUBRIC;

@@ -10,7 +10,10 @@
 // a scalar that js-yaml refuses too (a document marker inside it, no closing quote at all) stays an error.
 import { parseDocument } from 'yaml';
 
-export type YamlLoad = { ok: true; value: unknown; lenient: number[] } | { ok: false; error: string };
+/** A key path into the loaded value, e.g. `['tests', 0, 'assert', 1, 'value']`. */
+export type YamlPath = readonly (string | number)[];
+
+export type YamlLoad = { ok: true; value: unknown; lenient: number[]; lineAt: (path: YamlPath) => number | undefined } | { ok: false; error: string };
 
 /** Repairs at most this many scalars; a file needing more is not what this leniency is for. */
 const MAX_REPAIRS = 200;
@@ -24,7 +27,13 @@ export function loadPromptfooYaml(text: string): YamlLoad {
     const err = doc.errors[0];
     if (!err) {
       try {
-        return { ok: true, value: doc.toJS({ maxAliasCount: 100 }), lenient };
+        const parsed = source;
+        // The repairs only indent lines, so a line number in the parsed text is the line in the file.
+        const lineAt = (p: YamlPath): number | undefined => {
+          const node = doc.getIn(p, true) as { range?: [number, number, number] } | undefined;
+          return node?.range ? lineOf(parsed, node.range[0]) : undefined;
+        };
+        return { ok: true, value: doc.toJS({ maxAliasCount: 100 }), lenient, lineAt };
       } catch (e) {
         return { ok: false, error: (e as Error).message.split('\n')[0] ?? 'unreadable YAML' };
       }

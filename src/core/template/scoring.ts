@@ -24,6 +24,8 @@ export const sourceSchema = z
   .object({
     format: z.string().min(1),
     name: z.string().optional(),
+    // The source's own metric name (promptfoo's `metric`), when several templates share it.
+    metric: z.string().optional(),
     // The source's variable (e.g. `item.question`) → the dataset field its value is read from.
     fields: z.record(z.string().min(1), z.string().regex(FIELD, 'a dataset field name: letters, digits and _')).optional(),
   })

@@ -90,6 +90,8 @@ export interface TemplateSource {
   format: string;
   /** The source's own name for it (a grader name, an assertion path). */
   name?: string;
+  /** The source's own metric name when it has one (promptfoo's `metric`, which several assertions may share). */
+  metric?: string;
   /** The source's variables → the dataset fields that replace them, e.g. `item.question` → `question`. */
   fields?: Record<string, string>;
 }
