@@ -11,7 +11,7 @@ import { loadLabelled, splitRows, type AlignReport } from '../../src/core/align'
 import { parseDataset } from '../../src/core/dataset';
 import { prepareJudge } from '../../src/core/judge/engine/prepare';
 import { authorModel, caseKey, noisyJudge, shortAnswersTruth, terseBiasedJudge } from '../support/alignFixtures';
-import { FakeOpenAI } from '../support/fakeOpenAI';
+import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { captureIO, PAIRWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
@@ -226,6 +226,18 @@ describe('judge-studio align (through the local fake server)', () => {
     const split = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--split', '1']);
     assert.equal(split.code, EXIT_USAGE);
     assert.match(split.err, /--split takes the held-out share/);
+  });
+
+  it('puts failed rows first in the text report, with their kind and what to do, when every train row failed', async () => {
+    // A judge answering 3 on a [0, 1] scale: every reply is invalid, even after the repair.
+    fake.rules = [authorModel(), () => reply({ justification: 'Fine.', score: 3 })];
+    const { out, err } = await align(['short_answers.judge', '--data', 'short_answers.jsonl']);
+    const lines = out.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('FAILED: the current template: all 20 train rows failed (invalid-reply ×20)'));
+    assert.ok(first === 1, `the failure is the report's second line:\n${out}\n${err}`);
+    assert.ok(lines.some((l) => /^  invalid-reply: .*scale/.test(l)), out);
+    assert.doesNotMatch(out, /disagrees with 0 train label/);
+    assert.match(out, /failed on all 20 train rows/);
   });
 });
 

@@ -72,7 +72,11 @@ export async function buildCandidates(b: BuildInput): Promise<Built> {
   const specs = candidateSpecs(b.maxExamples, b.count);
   const refused: RefusedCandidate[] = [];
   if (pool.length === 0) {
-    const why = 'the current template agrees with every train label: there is no disagreement to learn from';
+    const judged = b.train.filter((r) => b.baseTrain.get(r.key)?.label !== undefined).length;
+    const why =
+      judged === 0 && b.train.length > 0
+        ? `the current template failed on all ${b.train.length} train rows, so there is no disagreement to learn from: fix the failures first`
+        : 'the current template agrees with every train label: there is no disagreement to learn from';
     return { plans: [], refused: specs.map((s) => ({ id: s.id, kind: s.kind, reason: why })), pool: 0, author };
   }
 
