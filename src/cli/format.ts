@@ -1,4 +1,5 @@
 // Compiler-style lines (`file:line:col severity code message`) that terminals and problem matchers link.
+import { countSeverities, plural, severityCounts } from '../core/counts';
 import type { FileDiagnostic } from '../core/diagnostics';
 
 export function formatDiagnostic(d: FileDiagnostic): string {
@@ -6,6 +7,6 @@ export function formatDiagnostic(d: FileDiagnostic): string {
 }
 
 export function summary(diags: FileDiagnostic[], files: number): string {
-  const count = (s: string) => diags.filter((d) => d.severity === s).length;
-  return `${files} file${files === 1 ? '' : 's'} checked: ${count('error')} error(s), ${count('warning')} warning(s)`;
+  const { error, warning } = countSeverities(diags);
+  return `${plural(files, 'file')} checked: ${severityCounts({ error, warning })}`;
 }

@@ -11,7 +11,7 @@ import { loadLabelled, splitRows, type AlignReport } from '../../src/core/align'
 import { parseDataset } from '../../src/core/dataset';
 import { prepareJudge } from '../../src/core/judge/engine/prepare';
 import { authorModel, caseKey, noisyJudge, shortAnswersTruth, terseBiasedJudge } from '../support/alignFixtures';
-import { FakeOpenAI } from '../support/fakeOpenAI';
+import { FakeOpenAI, reply, type FakeRule } from '../support/fakeOpenAI';
 import { captureIO, PAIRWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
@@ -226,6 +226,35 @@ describe('judge-studio align (through the local fake server)', () => {
     const split = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--split', '1']);
     assert.equal(split.code, EXIT_USAGE);
     assert.match(split.err, /--split takes the held-out share/);
+  });
+
+  it('stops drafting after 3 unusable author replies in a row, groups the same error and lists every candidate', async () => {
+    const unusable: FakeRule = (r) => ((r.body?.response_format?.json_schema as { name?: string } | undefined)?.name === 'judge_studio_align_justification' ? reply({ nothing: 'fits' }) : undefined);
+    fake.rules = [unusable, authorModel(), terseBiasedJudge(shortAnswersTruth())];
+    const json = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--json', '--out-dir', 'a1']);
+    assert.ok(json.report);
+    assert.ok(json.report.author.calls <= 2 * 3 + 2, `author calls: ${json.report.author.calls}`);
+    const listed = [...json.report.candidates.map((c) => c.id), ...json.report.refused.map((x) => x.id)].sort();
+    assert.deepEqual(listed, ['examples4', 'examples4-rubric', 'rubric']);
+    const examples = json.report.refused.find((x) => x.id === 'examples4');
+    assert.match(examples?.reason ?? '', /\(rows \d+, \d+, \d+, ×3\)/);
+    assert.match(examples?.reason ?? '', /stopped after 3 unusable author replies in a row/);
+    assert.ok((examples?.reason.length ?? 0) < 1500, `reason of ${examples?.reason.length} characters`);
+    const text = await align(['short_answers.judge', '--data', 'short_answers.jsonl', '--out-dir', 'a1']);
+    assert.ok(text.out.split('\n').every((l) => l.length < 2000), 'no line of the report runs on');
+    for (const id of listed) assert.match(text.out, new RegExp(`^ *${id}[: ]`, 'm'), `${id} is listed in the text report`);
+  });
+
+  it('puts failed rows first in the text report, with their kind and what to do, when every train row failed', async () => {
+    // A judge answering 3 on a [0, 1] scale: every reply is invalid, even after the repair.
+    fake.rules = [authorModel(), () => reply({ justification: 'Fine.', score: 3 })];
+    const { out, err } = await align(['short_answers.judge', '--data', 'short_answers.jsonl']);
+    const lines = out.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('FAILED: the current template: all 20 train rows failed (invalid-reply ×20)'));
+    assert.ok(first === 1, `the failure is the report's second line:\n${out}\n${err}`);
+    assert.ok(lines.some((l) => /^  invalid-reply: .*scale/.test(l)), out);
+    assert.doesNotMatch(out, /disagrees with 0 train label/);
+    assert.match(out, /failed on all 20 train rows/);
   });
 });
 

@@ -177,7 +177,13 @@ describe('calibration view: the rows behind a cell', () => {
 
   it('shows a disagreement row by its dataset row `_row`, not by its place in the results file', () => {
     const cells = new CellIndex(rowsOf('{"_row": 12, "m/human_rating": 1, "m/score": 3}\n{"_row": 5, "m/human_rating": 1, "m/score": 3}'), 'm', 'pointwise');
-    assert.deepEqual(cells.rows(1, 3).rows.map((r) => [r.row, r.datasetRow]), [[1, 12], [2, 5]]);
+    assert.deepEqual(cells.rows(1, 3).rows.map((r) => [r.row, r.datasetRow]), [[2, 5], [1, 12]]);
+  });
+
+  it('lists a cell\'s rows by row number when a concurrent run wrote them out of order', () => {
+    const text = [7, 2, 11, 3].map((row) => JSON.stringify({ _row: row, 'm/human_rating': 1, 'm/score': 2 })).join('\n');
+    const cells = new CellIndex(rowsOf(text), 'm', 'pointwise');
+    assert.deepEqual(cells.rows(1, 2).rows.map((r) => r.datasetRow), [2, 3, 7, 11]);
   });
 
   it('lists the rows the judge failed on, with their dataset row and error kind', () => {

@@ -167,6 +167,7 @@ describe('judge-studio calibrate coverage', () => {
     const lowered = await runIn('some-failed.jsonl', '--metric', 'm', '--min', 'coverage=0.7', '--min', 'accuracy=0.9');
     assert.equal(lowered.code, EXIT_OK, lowered.stderr);
     assert.match(lowered.stdout, /Coverage 0\.750: 3 of 4 human-labelled row\(s\) judged \(failed: 1 timeout\); the figures below leave the rest out/);
+    assert.match(lowered.stdout.split('\n')[2] ?? '', /^  timeout: raise --timeout/, 'what to do about the failures follows the coverage line');
   });
 
   it('takes the last line per _row: a retried row replaces its failure', async () => {

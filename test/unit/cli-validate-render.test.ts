@@ -90,8 +90,7 @@ describe('judge-studio validate (in-process)', () => {
   it('exits 0 for the example templates and says how many files it checked', async () => {
     const run = await cli(['validate', ...EXAMPLE_FILES]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.equal(run.stdout, '');
-    assert.match(run.stderr, new RegExp(`^${EXAMPLE_FILES.length} files checked: 0 error\\(s\\), 0 warning\\(s\\)`));
+    assert.equal(run.stdout, `${EXAMPLE_FILES.length} files checked: no errors or warnings\n`);
   });
 
   it('prints file:line:col severity code message for a typo and a rubric gap, and exits 1', async () => {
@@ -133,6 +132,10 @@ describe('judge-studio validate (in-process)', () => {
     const plain = await cli(['validate', name], tmp);
     assert.equal(plain.code, 0, plain.stdout);
     assert.match(plain.stdout, /warning missing-placeholder/);
+    const lines = plain.stdout.split('\n');
+    assert.equal(lines.pop(), '', 'the output ends with a line break');
+    assert.match(lines.pop() ?? '', /^1 file checked: \d+ warnings?$/, 'the summary is its own last line');
+    assert.ok(lines.length > 0 && lines.every((l) => /^warn\.judge:\d+:\d+ (warning|info) /.test(l)), plain.stdout);
     assert.equal((await cli(['validate', '--warnings-as-errors', name], tmp)).code, 1);
   });
 

@@ -99,3 +99,52 @@ describe('Marketplace metadata', () => {
     }
   });
 });
+
+/** Every `judge-studio …` command in a shell block of the README and docs, continuation lines joined. */
+function cliExamples(): { file: string; args: string[] }[] {
+  const out: { file: string; args: string[] }[] = [];
+  for (const file of markdownFiles()) {
+    for (const block of read(file).matchAll(/```(?:sh|bash|shell|console)\n([\s\S]*?)```/g)) {
+      const joined = block[1]!.replace(/\\\n/g, ' ');
+      for (const line of joined.split('\n')) {
+        const m = /(?:^|\s)(?:npx )?judge-studio ([^#|&;>]*)/.exec(line.replace(/^\$ /, ''));
+        if (!m) continue;
+        const args = m[1]!.trim().split(/\s+/).filter(Boolean).map((a) => a.replace(/^(['"])(.*)\1$/, '$2'));
+        if (args.length && !args[0]!.startsWith('<')) out.push({ file, args });
+      }
+    }
+  }
+  return out;
+}
+
+/** The options a usage line names outside brackets (`--data <file>` in `render <template> --data <file> [--row N]`). */
+function requiredOptions(usage: string): string[] {
+  let depth = 0;
+  let plain = '';
+  for (const c of usage) {
+    if (c === '[' || c === '(') depth++;
+    else if (c === ']' || c === ')') depth--;
+    else if (depth === 0) plain += c;
+  }
+  return [...plain.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]);
+}
+
+describe('CLI examples in the README and docs', () => {
+  it('parse with the options of their command and name the options its usage requires', async () => {
+    const { SPECS } = await import('../../src/cli/options');
+    const { parseArgs } = await import('node:util');
+    const examples = cliExamples();
+    assert.ok(examples.length > 20, `found ${examples.length} examples`);
+    for (const { file, args } of examples) {
+      const [name, ...rest] = args;
+      if (name === '--help' || name === '--version' || rest.includes('--help')) continue;
+      const spec = SPECS.find((s) => s.name === name);
+      assert.ok(spec, `${file}: judge-studio ${args.join(' ')}: "${name}" is a command`);
+      assert.doesNotThrow(() => parseArgs({ args: rest, options: spec.options as NonNullable<Parameters<typeof parseArgs>[0]>['options'], allowPositionals: true, strict: true }), `${file}: judge-studio ${args.join(' ')}`);
+      // Usage lines that start with spaces continue the one before.
+      const usages = spec.usage.reduce<string[]>((all, u) => (u.startsWith(' ') && all.length ? [...all.slice(0, -1), `${all[all.length - 1]} ${u}`] : [...all, u]), []);
+      const fits = usages.some((u) => requiredOptions(u).every((o) => rest.some((a) => a === o || a.startsWith(`${o}=`))));
+      assert.ok(fits, `${file}: judge-studio ${args.join(' ')} lacks an option its usage requires (${usages.join(' | ')})`);
+    }
+  });
+});

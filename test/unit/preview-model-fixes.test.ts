@@ -67,8 +67,21 @@ describe('quick fixes', () => {
   it('inserts a rubric skeleton with one line per score between Criteria and Evaluation steps', () => {
     const broken = POINTWISE.replace(/# Rubric\n\n(- .*\n)+\n/, '');
     const fixed = preferred(broken, 'missing-section');
-    assert.ok(fixed.includes('Helpful answers.\n\n# Rubric\n\n- 3: \n- 2: \n- 1: \n\n# Evaluation steps\n'), fixed);
+    assert.match(fixed, /Helpful answers\.\n\n# Rubric\n\n- 3: Replace with .*\n- 2: Replace with .*\n- 1: Replace with .*\n\n# Evaluation steps\n/);
     assert.ok(!validateTemplate(fixed).some((d) => d.severity === 'error'));
+  });
+
+  it('writes rubric levels that say what to write and raise no new warnings once inserted', () => {
+    const codes = (text: string) => validateTemplate(text).filter((d) => d.code !== 'missing-section').map((d) => `${d.code}:${d.message}`);
+    for (const scale of ['[1, 3]', '[1, 5]', '[0, 1]', '[1, 10]']) {
+      const broken = POINTWISE.replace(/scale: .*/, `scale: ${scale}`).replace(/# Rubric\n\n(- .*\n)+\n/, '');
+      const fixed = preferred(broken, 'missing-section');
+      const before = new Set(codes(broken));
+      assert.deepEqual(codes(fixed).filter((c) => !before.has(c)), [], `scale ${scale}:\n${fixed}`);
+    }
+    const pairwise = readFileSync(path.join(examples, 'fluency_pairwise.judge'), 'utf8').replace(/# Rubric\n[\s\S]*?(?=\n# )/, '');
+    const fixedPair = preferred(pairwise, 'missing-section');
+    assert.deepEqual(validateTemplate(fixedPair).filter((d) => !validateTemplate(pairwise).some((b) => b.code === d.code)), []);
   });
 
   it('offers both the heading and the skeleton when score lines lost their heading', () => {
@@ -137,7 +150,7 @@ describe('quick fixes', () => {
   it('fills a rubric that has no score lines at all', () => {
     const text = POINTWISE.replace(/- .*\n/g, '').replace('# Rubric\n\n', '# Rubric\n\nScores:\n\n');
     const fixed = preferred(text, 'rubric-gap');
-    assert.match(fixed, /# Rubric\n\n- 3: \n- 2: \n- 1: \n\nScores:/);
+    assert.match(fixed, /# Rubric\n\n- 3: Replace with .*\n- 2: Replace with .*\n- 1: Replace with .*\n\nScores:/);
   });
 });
 

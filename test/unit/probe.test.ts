@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { probeCommand } from '../../src/cli/commands/probe';
 import { EXIT_FINDINGS, EXIT_OK } from '../../src/cli/io';
-import { analyseProbes, probeRecords, probeTarget, SELF_ASSESSMENT, type ProbeReport } from '../../src/core/probe';
+import { analyseProbes, formatProbeReport, probeRecords, probeTarget, SELF_ASSESSMENT, type ProbeReport } from '../../src/core/probe';
 import { FakeOpenAI, reply } from '../support/fakeOpenAI';
 import { captureIO, PAIRWISE, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
 
@@ -59,6 +59,18 @@ describe('probe perturbations', () => {
     assert.equal(length!.mean_shift, 1);
     assert.deepEqual(length!.moved.map((m) => [m.row, m.shift]), [[1, 2], [2, 1]]);
     assert.deepEqual(report.susceptible, ['length']);
+  });
+
+  it('puts failed copies first in the text report, by error kind with what to do', async () => {
+    const line = (row: number, probe: string, extra: Record<string, unknown>) => ({ row, line: row, record: { _source_row: row, _probe: probe, ...extra } });
+    const report = await analyseProbes(
+      [line(1, 'original', { 'q/score': 4 }), line(1, 'length', { 'q/error': 'bad', 'q/error_kind': 'invalid-reply' }), line(2, 'original', { 'q/error': 'slow', 'q/error_kind': 'timeout' })],
+      { metric: 'q', kind: 'pointwise', target: 'response', probes: ['length'], threshold: 0.5 },
+    );
+    assert.deepEqual(report.failed_by_kind, { 'invalid-reply': 1, timeout: 1 });
+    const lines = formatProbeReport(report).split('\n');
+    assert.match(lines[1] ?? '', /^FAILED: 2 judged copies failed and are left out \((invalid-reply|timeout) ×1, (invalid-reply|timeout) ×1\)$/);
+    assert.match(lines[2] ?? '', /^  (invalid-reply|timeout): \S/);
   });
 });
 

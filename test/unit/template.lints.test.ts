@@ -86,6 +86,17 @@ describe('judge-prompt lints', () => {
       expectNone(edit(VALID, ['<response>{{response}}</response>', '<response>{{response}}</response>{{#if response}}(answered){{/if}}']), 'undelimited-input');
     });
 
+    it('does not fire between start and end markers in the template\'s own words (Arena-Hard, MT-Bench, BEGIN/END)', () => {
+      expectNone(edit(HHH, ['<pair>{{response_a}} {{response_b}}</pair>', "<|The Start of Assistant A's Answer|>\n{{response_a}}\n<|The End of Assistant A's Answer|>\n\n<|The Start of Assistant B's Answer|>\n{{response_b}}\n<|The End of Assistant B's Answer|>"]), 'undelimited-input');
+      expectNone(edit(VALID, ['<response>{{response}}</response>', '[The Start of Assistant\'s Answer]\n{{response}}\n[The End of Assistant\'s Answer]']), 'undelimited-input');
+      expectNone(edit(VALID, ['<response>{{response}}</response>', '### BEGIN RESPONSE ### {{response}} ### END RESPONSE ###']), 'undelimited-input');
+    });
+
+    it('still fires when the markers do not pair: another name, no end, or prose around it', () => {
+      expectOne(edit(VALID, ['<response>{{response}}</response>', "<|The Start of Assistant A's Answer|>\n⟨{{response}}⟩\n<|The End of Assistant B's Answer|>"]), 'undelimited-input');
+      expectOne(edit(VALID, ['<response>{{response}}</response>', "<|The Start of Assistant A's Answer|>\n⟨{{response}}⟩\nNow judge it."]), 'undelimited-input');
+    });
+
     it('quick fix: wraps a placeholder alone on its line in tags on lines of their own', () => {
       const text = edit(VALID, ['<response>{{response}}</response>', 'Response:\n  {{response}}']);
       const out = fixed(text, 'undelimited-input');

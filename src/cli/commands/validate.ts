@@ -19,8 +19,9 @@ export const validateCommand: Command = async (args, io) => {
   }
   if (values.json) io.stdout(JSON.stringify(all.map(({ file, line, column, endLine, endColumn, severity, code, message }) => ({ file, line, column, endLine, endColumn, severity, code, message })), null, 2) + '\n');
   else {
-    for (const d of all) io.stdout(formatDiagnostic(d) + '\n');
-    io.stderr(summary(all, positionals.length) + '\n');
+    // One stream for the findings and the summary: across stdout and stderr a terminal may interleave
+    // them, and the summary ended up on the last warning's line.
+    io.stdout(all.map((d) => formatDiagnostic(d) + '\n').join('') + summary(all, positionals.length) + '\n');
   }
   // Like a linter: errors fail; warnings fail only when asked to.
   const failing = all.some((d) => d.severity === 'error' || (values['warnings-as-errors'] && d.severity === 'warning'));

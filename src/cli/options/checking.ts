@@ -16,7 +16,7 @@ export const VALIDATE: CommandSpec = {
   usage: ['validate <files…> [--json] [--warnings-as-errors]'],
   summary: 'check templates and print their diagnostics (file:line:col severity code message)',
   description:
-    'Parses and checks each template: front matter, required sections and placeholders, rubric and examples. Each problem is printed with its position and a stable code (docs/reference/diagnostics.md); a summary goes to stderr.',
+    'Parses and checks each template: front matter, required sections and placeholders, rubric and examples. Each problem is printed with its position and a stable code (docs/reference/diagnostics.md); the summary follows them on its own last line.',
   options: VALIDATE_OPTIONS,
   notes: 'Exit codes: 0 no errors, 1 errors (with --warnings-as-errors, warnings too), 2 bad usage or an unreadable file.',
 };

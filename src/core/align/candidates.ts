@@ -72,7 +72,11 @@ export async function buildCandidates(b: BuildInput): Promise<Built> {
   const specs = candidateSpecs(b.maxExamples, b.count);
   const refused: RefusedCandidate[] = [];
   if (pool.length === 0) {
-    const why = 'the current template agrees with every train label: there is no disagreement to learn from';
+    const judged = b.train.filter((r) => b.baseTrain.get(r.key)?.label !== undefined).length;
+    const why =
+      judged === 0 && b.train.length > 0
+        ? `the current template failed on all ${b.train.length} train rows, so there is no disagreement to learn from: fix the failures first`
+        : 'the current template agrees with every train label: there is no disagreement to learn from';
     return { plans: [], refused: specs.map((s) => ({ id: s.id, kind: s.kind, reason: why })), pool: 0, author };
   }
 
@@ -86,7 +90,7 @@ export async function buildCandidates(b: BuildInput): Promise<Built> {
     const refuse = (reason: string) => refused.push({ id: spec.id, kind: spec.kind, reason });
     const examples = blocks.blocks.slice(0, spec.size);
     if (spec.size > 0 && examples.length === 0) {
-      refuse(`no example could be written (${blocks.dropped.join('; ') || 'no usable disagreement'})`);
+      refuse(`no example could be written (${groupReasons(blocks.dropped) || 'no usable disagreement'})`);
       continue;
     }
     if (spec.kind !== 'examples' && clarification && 'error' in clarification) {
@@ -130,30 +134,52 @@ export async function buildCandidates(b: BuildInput): Promise<Built> {
   return { plans, refused, pool: pool.length, author };
 }
 
-async function exampleBlocks(b: BuildInput, fields: string[], pool: Disagreement[], k: number, count: (o: { calls: number; usage: { totalTokens: number } }) => void): Promise<{ blocks: ExampleBlock[]; dropped: string[] }> {
+/** Author replies unusable in a row after which drafting stops: a model whose replies do not fit will not start fitting on the next row. */
+export const MAX_UNUSABLE_IN_A_ROW = 3;
+
+/** `why (rows 3, 5 and 8, ×3)`: one entry per distinct reason, in first-seen order. */
+export function groupReasons(dropped: readonly { rows: number[]; why: string }[] | readonly string[]): string {
+  const groups = new Map<string, number[]>();
+  for (const d of dropped) {
+    const { rows, why } = typeof d === 'string' ? { rows: [], why: d } : d;
+    groups.set(why, [...(groups.get(why) ?? []), ...rows]);
+  }
+  return [...groups.entries()]
+    .map(([why, rows]) => (rows.length === 0 ? why : rows.length === 1 ? `row ${rows[0]}: ${why}` : `${why} (rows ${rows.join(', ')}, ×${rows.length})`))
+    .join('; ');
+}
+
+async function exampleBlocks(b: BuildInput, fields: string[], pool: Disagreement[], k: number, count: (o: { calls: number; usage: { totalTokens: number } }) => void): Promise<{ blocks: ExampleBlock[]; dropped: { rows: number[]; why: string }[] }> {
   const blocks: ExampleBlock[] = [];
-  const dropped: string[] = [];
+  const dropped: { rows: number[]; why: string }[] = [];
+  let unusable = 0;
   // Picked in turn; a row whose justification cannot be written gives its place to the next one.
   const ordered = pickExamples(pool, pool.length, b.seed);
   for (const d of ordered) {
     if (blocks.length >= k) break;
     if (d.row.comment) {
       const quote = b.guard.quote(d.row.comment);
-      if (quote) dropped.push(`row ${d.row.row}: its reviewer comment was left out because ${describeQuote(quote)}`);
+      if (quote) dropped.push({ rows: [d.row.row], why: `its reviewer comment was left out because ${describeQuote(quote)}` });
       else blocks.push({ row: d.row, justification: d.row.comment, drafted: undefined });
       continue;
     }
     const asked = await draftJustification(b.judge.template, fields, d, b.author);
     count(asked);
     if (!asked.ok) {
-      dropped.push(`row ${d.row.row}: ${asked.message}`);
+      dropped.push({ rows: [d.row.row], why: asked.message });
       b.log?.(`example row ${d.row.row} left out: ${asked.message}`);
       if (asked.kind === 'aborted') break;
+      if (++unusable >= MAX_UNUSABLE_IN_A_ROW) {
+        dropped.push({ rows: [], why: `drafting stopped after ${MAX_UNUSABLE_IN_A_ROW} unusable author replies in a row; try another --author-model` });
+        b.log?.(`${MAX_UNUSABLE_IN_A_ROW} unusable author replies in a row: no more examples are drafted`);
+        break;
+      }
       continue;
     }
+    unusable = 0;
     const quote = b.guard.quote(asked.value.justification);
     if (quote) {
-      dropped.push(`row ${d.row.row}: the drafted justification was refused because ${describeQuote(quote)}`);
+      dropped.push({ rows: [d.row.row], why: `the drafted justification was refused because ${describeQuote(quote)}` });
       continue;
     }
     blocks.push({ row: d.row, justification: asked.value.justification, drafted: { model: asked.model } });

@@ -14,15 +14,23 @@ export const ALIGN_METHOD =
 export function partFigures(kind: 'pointwise' | 'pairwise', rows: readonly LabelledRow[], verdicts: ReadonlyMap<string, Verdict>): PartFigures {
   const counter = new ConfusionCounter<Label>();
   let failed = 0;
+  const byKind: Record<string, number> = {};
+  let firstError: string | undefined;
   for (const r of rows) {
-    const judge = verdicts.get(r.key)?.label;
-    if (judge === undefined) failed++;
-    else counter.add(r.label, judge);
+    const verdict = verdicts.get(r.key);
+    const judge = verdict?.label;
+    if (judge === undefined) {
+      failed++;
+      const kind = verdict?.errorKind ?? (verdict ? 'unreadable' : 'not-judged');
+      byKind[kind] = (byKind[kind] ?? 0) + 1;
+      firstError ??= verdict?.error;
+    } else counter.add(r.label, judge);
   }
   const { labels, matrix } = counter.matrix();
   return {
     n: counter.total,
     failed,
+    ...(failed > 0 ? { failed_by_kind: byKind, ...(firstError !== undefined ? { first_error: firstError } : {}) } : {}),
     accuracy: accuracy(matrix),
     balanced_accuracy: balancedAccuracy(perClass(labels, matrix)),
     cohen_kappa: cohenKappa(matrix),

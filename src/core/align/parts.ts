@@ -100,7 +100,8 @@ export async function readVerdicts(file: string, judge: PreparedJudge, keys: Rea
     if (onlyHash !== undefined && r[`${m}/template_hash`] !== onlyHash) continue;
     const error = r[`${m}/error`];
     if (typeof error === 'string' && error !== '') {
-      out.set(key, { label: undefined });
+      const kind = r[`${m}/error_kind`];
+      out.set(key, { label: undefined, error, errorKind: typeof kind === 'string' && kind !== '' ? kind : 'unknown' });
       continue;
     }
     // The one overall view of a weighted-criteria judge (its integer), as calibrate and compare read it.

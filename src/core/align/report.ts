@@ -2,7 +2,7 @@
 // paired held-out change with its interval and McNemar's p, the overfit flag, costs and `best`;
 // and the candidate's final text with the held-out figures in its provenance.
 import type { CallMeter } from './budget';
-import type { Built, CandidatePlan } from './candidates';
+import { candidateSpecs, type Built, type CandidatePlan } from './candidates';
 import { ALIGN_METHOD, bestOf, comparePaired, isOverfit, partFigures } from './figures';
 import type { PartRun } from './parts';
 import { withAlignment, type Alignment } from './provenance';
@@ -81,7 +81,7 @@ export function assembleReport(r: ReportInput): AlignReport {
     split: { seed: o.seed, train: split.train.length, heldout: split.heldout.length, share: o.share },
     baseline,
     candidates,
-    refused: r.built?.refused ?? [],
+    refused: everyCandidate(r, candidates.map((c) => c.id)),
     not_run: [...r.notRun],
     author,
     budget: o.budget !== undefined ? { limit: o.budget, used: r.meter.used } : null,
@@ -127,4 +127,17 @@ export function finalText(plan: CandidatePlan, c: CandidateReport | undefined, r
       : {}),
   };
   return withAlignment(plan.text, o.judge.templateHash, alignment);
+}
+
+/** Every candidate offered is listed: judged, refused with why, or not drafted because the run stopped first. */
+function everyCandidate(r: ReportInput, judged: readonly string[]): AlignReport['refused'] {
+  const refused = [...(r.built?.refused ?? [])];
+  const listed = new Set([...judged, ...refused.map((x) => x.id)]);
+  const why = r.built
+    ? 'it was drafted but could not be judged (its text does not validate)'
+    : r.interrupted
+      ? 'the run stopped before the candidates were drafted'
+      : 'not drafted: the current template was not judged on both parts (see "not judged")';
+  for (const s of candidateSpecs(r.o.maxExamples, r.o.candidates)) if (!listed.has(s.id)) refused.push({ id: s.id, kind: s.kind, reason: why });
+  return refused;
 }

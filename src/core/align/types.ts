@@ -14,6 +14,10 @@ export interface PartFigures {
   cohen_kappa: number | null;
   /** Pointwise scales only. */
   quadratic_weighted_kappa?: number | null;
+  /** When rows failed: how many of each error kind (`m/error_kind`; `unknown` when the line has none). */
+  failed_by_kind?: Record<string, number>;
+  /** When rows failed: the first failed row's error message, so a report can show why. */
+  first_error?: string;
 }
 
 export type CandidateKind = 'examples' | 'rubric' | 'combined';
@@ -110,6 +114,9 @@ export interface LabelledRow {
 /** What one template answered on one row (after the run). */
 export interface Verdict {
   label: Label | undefined;
+  /** A failed row: its error kind and message. */
+  errorKind?: string;
+  error?: string;
   justification?: string;
   positionConsistent?: boolean;
   /** Criteria templates: the judge's score per criterion. */

@@ -1,5 +1,6 @@
 // The human-readable report: the confusion matrix as one aligned table with per-class figures,
 // then agreement, bias, rule violations, guidance and the threshold checks.
+import { errorKindAction } from '../results/errorKinds';
 import { round, type ThresholdCheck } from './thresholds';
 import { taskOf, type Task } from './guidance';
 import type { CalibrationReport, Correlation, Figure, GroupReport, PairwiseBias, PassFailView, PointwiseBias, Rate, RuleViolations } from './types';
@@ -15,6 +16,8 @@ export function formatReport(report: CalibrationReport, checks: readonly Thresho
   const out: string[] = [];
   out.push(`Calibration of "${report.metric}" (${report.kind}): ${report.n} labelled row${report.n === 1 ? '' : 's'}, ${skippedText(report)}`);
   out.push(coverageLine(report));
+  // The failures come first, with what to do about each kind.
+  for (const [kind] of Object.entries(report.failed_by_kind).sort(([, a], [, b]) => b - a)) out.push(`  ${kind}: ${errorKindAction(kind)}`);
   out.push('');
   out.push('Confusion matrix (rows: human labels, columns: judge labels)');
   out.push(...matrixTable(report));

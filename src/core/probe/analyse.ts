@@ -1,5 +1,6 @@
 // The probe report: per probe, how many verdicts changed against the original row and how far
 // they moved (towards the perturbed response), with a seeded bootstrap interval of the mean shift.
+import { errorKindAction } from '../results/errorKinds';
 import { isLabel, parseChoice, parseRating } from '../calibration/labels';
 import type { Figure, Label } from '../calibration/types';
 import { isSkip, type DatasetItem } from '../dataset/types';
@@ -42,6 +43,8 @@ export interface ProbeReport {
   rows: number;
   /** Copies (originals included) without a verdict: the judge call failed. */
   failed: number;
+  /** The failed copies by error kind (`<metric>/error_kind`; `unknown` without one). */
+  failed_by_kind?: Record<string, number>;
   probes: ProbeFigures[];
   susceptible: ProbeId[];
   /** Pairwise: share of original rows whose verdict changed with the position swap. */
@@ -66,6 +69,7 @@ export async function analyseProbes(results: AsyncIterable<DatasetItem> | Iterab
   let inconsistent = 0;
   let originals = 0;
   let failed = 0;
+  const failedByKind: Record<string, number> = {};
   for await (const item of results) {
     if (isSkip(item)) continue;
     const r = item.record;
@@ -74,7 +78,12 @@ export async function analyseProbes(results: AsyncIterable<DatasetItem> | Iterab
     if (typeof source !== 'number' || typeof probe !== 'string') continue;
     const parsed = opts.kind === 'pointwise' ? parseRating(r[verdictColumn]) : parseChoice(r[verdictColumn]);
     const verdict = isLabel<Label>(parsed) ? parsed : null;
-    if (verdict === null) failed++;
+    if (verdict === null) {
+      failed++;
+      const kind = r[`${opts.metric}/error_kind`];
+      const k = typeof kind === 'string' && kind !== '' ? kind : 'unknown';
+      failedByKind[k] = (failedByKind[k] ?? 0) + 1;
+    }
     let copies = bySource.get(source);
     if (!copies) bySource.set(source, (copies = new Map()));
     copies.set(probe, verdict);
@@ -118,6 +127,7 @@ export async function analyseProbes(results: AsyncIterable<DatasetItem> | Iterab
     threshold: opts.threshold,
     rows: bySource.size,
     failed,
+    failed_by_kind: failedByKind,
     probes,
     susceptible: probes.filter((p) => p.susceptible).map((p) => p.probe),
     position_inconsistent: opts.kind === 'pairwise' && originals > 0 ? inconsistent / originals : null,
@@ -131,6 +141,12 @@ export function formatProbeReport(r: ProbeReport): string {
   const out: string[] = [];
   const towards = r.kind === 'pairwise' ? `towards response B (${r.target}): B = +1, TIE = 0, A = −1` : 'in score points';
   out.push(`Bias probes of "${r.metric}" (${r.kind}) on ${r.rows} row(s); perturbed field "${r.target}"; shift ${towards}`);
+  // Failures first: the figures below leave the failed copies out.
+  if (r.failed > 0) {
+    const kinds = Object.entries(r.failed_by_kind ?? {}).sort(([, a], [, b]) => b - a);
+    out.push(`FAILED: ${r.failed} judged ${r.failed === 1 ? 'copy' : 'copies'} failed and are left out (${kinds.map(([k, n]) => `${k} ×${n}`).join(', ') || 'unknown'})`);
+    for (const [k] of kinds) out.push(`  ${k}: ${errorKindAction(k)}`);
+  }
   out.push('');
   out.push(`  ${'probe'.padEnd(17)}${'n'.padStart(5)}${'changed'.padStart(10)}${'share'.padStart(8)}${'mean shift'.padStart(12)}  95% CI`);
   for (const p of r.probes) {
@@ -140,7 +156,6 @@ export function formatProbeReport(r: ProbeReport): string {
     );
   }
   if (r.position_inconsistent !== null) out.push(`  position swap: ${num(r.position_inconsistent)} of original verdicts changed with the order`);
-  if (r.failed > 0) out.push(`  ${r.failed} judged copies failed and are left out`);
   out.push('');
   out.push(
     r.susceptible.length === 0

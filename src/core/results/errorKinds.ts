@@ -23,6 +23,29 @@ export function isErrorKind(value: unknown): value is ErrorKind {
   return typeof value === 'string' && (ERROR_KINDS as readonly string[]).includes(value);
 }
 
+/** What to do about each kind, for reports that name failures (one clause each). */
+export const ERROR_KIND_ACTION: Record<ErrorKind, string> = {
+  'rate-limit': 'lower --concurrency, or wait and run again',
+  server: 'the endpoint is failing: try again later or check its logs',
+  timeout: 'raise --timeout or use a faster model',
+  network: 'check --base-url and that the server is running',
+  auth: 'check the API key for this endpoint (--api-key-env)',
+  'bad-request': "check --model and the template's model settings against the endpoint",
+  'invalid-reply': "the judge's replies do not fit the template: check its scale and output format against a reply (the results file's error column shows why)",
+  render: 'a field the template uses is missing from the data: check `inputs` against the dataset',
+  cancelled: 'run again to finish the rows',
+  'no-majority': 'add a judge to the panel or label the rows it split on',
+  quorum: 'fix the failing judges or lower --min-judges',
+  internal: 'a bug in Judge Studio: please report it with the log',
+  'reply-too-large': 'lower max_tokens, or raise --max-reply-bytes',
+  'ambiguous-verdict': 'ask for one verdict in the template\'s output format',
+};
+
+/** What to do about a failure of this kind, or a general hint for a kind this version does not know. */
+export function errorKindAction(kind: string): string {
+  return isErrorKind(kind) ? ERROR_KIND_ACTION[kind] : "see the results file's error column";
+}
+
 /** One line each, for help texts and the README. */
 export const ERROR_KIND_HELP: Record<ErrorKind, string> = {
   'rate-limit': 'the endpoint kept answering 429 (rate limited) after every retry',

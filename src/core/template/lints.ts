@@ -88,7 +88,7 @@ function lintUndelimited(t: ParsedTemplate, out: Diagnostic[]): void {
   const tags = [...t.text.slice(t.bodyStart).matchAll(TAG)].map((m) => ({ at: t.bodyStart + (m.index ?? 0), end: t.bodyStart + (m.index ?? 0) + m[0].length, close: m[1] === '/', name: (m[2] ?? '').toLowerCase() }));
   for (const p of judged) {
     const whole = mustacheRange(t.text, p);
-    if (codeLines.has(p.span.line) || insideTags(tags, whole.start, whole.end) || betweenQuotes(t.text, whole.start, whole.end)) continue;
+    if (codeLines.has(p.span.line) || insideTags(tags, whole.start, whole.end) || betweenQuotes(t.text, whole.start, whole.end) || betweenMarkers(t.text, whole.start, whole.end)) continue;
     out.push({ ...t.index.span(whole.start, whole.end), severity: 'warning', code: 'undelimited-input', message: `\`{{${p.head}}}\` is inserted without delimiters, so text in it can pass itself off as instructions to the judge; wrap it in tags such as <${p.head}>…</${p.head}> (or a code fence).`, data: { field: p.head } });
   }
 }
@@ -122,6 +122,41 @@ function betweenQuotes(text: string, start: number, end: number): boolean {
   const before = text.slice(Math.max(0, start - 200), start).trimEnd();
   const after = text.slice(end, end + 200).trimStart();
   return ['"""', "'''"].some((q) => before.endsWith(q) && after.startsWith(q));
+}
+
+/** How far from a placeholder a start or end marker line is looked for (bounded: no scan of the file). */
+const MARKER_REACH = 300;
+/** Words of a marker line at most: a sentence of prose is not a marker. */
+const MARKER_WORDS = 12;
+const START_WORDS = new Set(['start', 'begin', 'beginning']);
+const END_WORDS = new Set(['end', 'stop']);
+
+/**
+ * `<|The Start of Assistant A's Answer|>` {{response_a}} `<|The End of Assistant A's Answer|>`
+ * (Arena-Hard), `[The Start of Reference Answer]` (MT-Bench), `BEGIN RESPONSE` … `END RESPONSE`:
+ * the nearest text before and after the placeholder are the same words but for one start and one
+ * end word, in the template's own words.
+ */
+function betweenMarkers(text: string, start: number, end: number): boolean {
+  const before = markerWords(nearestLine(text.slice(Math.max(0, start - MARKER_REACH), start), 'before'));
+  const after = markerWords(nearestLine(text.slice(end, end + MARKER_REACH), 'after'));
+  if (!before || !after || before.length !== after.length) return false;
+  const s = before.findIndex((w) => START_WORDS.has(w));
+  const e = after.findIndex((w) => END_WORDS.has(w));
+  return s >= 0 && s === e && before.every((w, i) => i === s || w === after[i]);
+}
+
+/** The text on the placeholder's own line beside it, else the nearest non-blank line; up to another placeholder on that line. */
+function nearestLine(slice: string, side: 'before' | 'after'): string {
+  const lines = slice.split(/\r?\n/);
+  if (side === 'before') lines.reverse();
+  const line = lines.find((l) => l.trim() !== '') ?? '';
+  return (side === 'before' ? line.split('}}').pop() : line.split('{{')[0])?.trim() ?? '';
+}
+
+function markerWords(line: string): string[] | undefined {
+  const words = line.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+  return words.length > 0 && words.length <= MARKER_WORDS ? words : undefined;
 }
 
 // ---- verdict-before-reasoning ----

@@ -64,11 +64,13 @@ export class CellIndex {
       else cells.set(key, [entry]);
       this.places.set(row, { line, runRow: datasetRow });
     }
+    // Results files are appended as rows finish, so file order is not row order: list by row number.
+    for (const list of cells.values()) list.sort(byRowNumber);
     this.cells = cells;
     return cells;
   }
 
-  /** The first `limit` rows of a cell in file order, and how many it holds in all. */
+  /** The first `limit` rows of a cell by row number (`_row`, then place in the file), and how many it holds in all. */
   rows(human: Label, judge: Label, limit = CELL_ROW_LIMIT): { total: number; rows: CellRow[] } {
     const list = this.index().get(cellKey(human, judge)) ?? [];
     return { total: list.length, rows: list.slice(0, limit) };
@@ -91,6 +93,10 @@ export interface RowPlace {
 function runRowOf(record: DatasetRecord): number | undefined {
   const value = record['_row'];
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function byRowNumber(a: CellRow, b: CellRow): number {
+  return a.datasetRow - b.datasetRow || a.row - b.row;
 }
 
 function cellKey(human: Label, judge: Label): string {

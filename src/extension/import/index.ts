@@ -2,6 +2,7 @@
 // templates it holds are written beside it (never over an existing file) and opened with the preview.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { countSeverities, severityCounts } from '../../core/counts';
 import { importJudgePromptFile, importJudgePrompts, type ImportFormat } from '../../core/import';
 import { writeTemplates } from '../../core/import/write';
 import type { Studio } from '../studio';
@@ -105,9 +106,10 @@ async function importPrompts(studio: Studio, args: ImportArgs): Promise<ImportOu
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
     await vscode.commands.executeCommand('judgeStudio.openPreviewToSide', doc.uri);
   }
+  const found = countSeverities(result.problems);
   const summary = `Imported ${outcome.written.length} template(s) from ${path.basename(source.path)}` +
     (outcome.skipped.length ? `; ${outcome.skipped.length} left unchanged because the file exists` : '') +
-    (outcome.problems.length ? `; ${outcome.problems.length} problem(s), see the Judge Studio output` : '');
+    (outcome.problems.length ? `; ${severityCounts({ error: found.error, warning: found.warning })}, see the Judge Studio output` : '');
   if (outcome.problems.length || outcome.skipped.length || !first) void vscode.window.showWarningMessage(summary);
   else void vscode.window.showInformationMessage(summary);
   return outcome;

@@ -3,6 +3,7 @@
 // once per change (byte offsets of its rows) and only the rows shown are read and parsed; CSV and
 // JSON arrays are parsed whole, once per change.
 import * as vscode from 'vscode';
+import { isDatasetChoice } from '../../core/workspace/choices';
 import {
   bufferSource,
   DatasetError,
@@ -43,8 +44,6 @@ export interface Sample {
 const EMPTY: SampleData = { rows: 0, item: async () => undefined, range: async () => [] };
 
 const DATASET_GLOB = '**/*.{jsonl,ndjson,json,csv}';
-/** JSON files in a workspace that are configuration, not data. */
-const NOT_DATA = /(^|\/)(package(-lock)?|tsconfig[\w.-]*|jsconfig|settings|launch|tasks|extensions|\.eslintrc)\.json$/;
 /** Rows listed in a row picker around the current one; past that, the picker asks for a number. */
 const PICK_WINDOW = 500;
 
@@ -140,7 +139,7 @@ export class Samples implements vscode.Disposable {
 
   async pickDataset(template: vscode.Uri): Promise<boolean> {
     const dir = vscode.Uri.joinPath(template, '..').toString();
-    const files = (await vscode.workspace.findFiles(DATASET_GLOB, '**/node_modules/**', 500)).filter((u) => !NOT_DATA.test(u.path));
+    const files = (await vscode.workspace.findFiles(DATASET_GLOB, '**/node_modules/**', 500)).filter((u) => isDatasetChoice(vscode.workspace.asRelativePath(u, false)));
     const current = (await this.choice(template))?.dataset.toString();
     files.sort((a, b) => rankFile(a, dir) - rankFile(b, dir) || a.path.localeCompare(b.path));
     type Item = vscode.QuickPickItem & { uri?: vscode.Uri };

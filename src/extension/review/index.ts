@@ -2,6 +2,7 @@
 // uncertain rows first, into a labels file beside it; see the judge's agreement as you go.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isTemplateChoice } from '../../core/workspace/choices';
 import * as z from 'zod/mini';
 import { formatOf, readDatasetFile, type DatasetRow } from '../../core/dataset';
 import { humanLabels, labelsFileFor, MissingKeys, readLabels, templateIfNamed, type QueueOrder } from '../../core/labels';
@@ -174,7 +175,7 @@ async function findTemplate(metric: string, given: string | undefined, hashes: R
     const template = await templateIfNamed(uri.fsPath, metric);
     return template ? { uri, template } : undefined;
   }
-  const uris = await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500);
+  const uris = (await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500)).filter((u) => isTemplateChoice(vscode.workspace.asRelativePath(u, false)));
   const found: { uri: vscode.Uri; template: ParsedTemplate }[] = [];
   for (const uri of uris) {
     const template = await templateIfNamed(uri.fsPath, metric);

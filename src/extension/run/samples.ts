@@ -2,6 +2,7 @@
 // the last one used, or a quick pick), and the sample (a dataset row, the JSONL line under the
 // cursor, or the selection). Each returns a RunRequest or undefined after telling the user why.
 import * as vscode from 'vscode';
+import { isDatasetChoice, isTemplateChoice } from '../../core/workspace/choices';
 import { isSkip, parseDataset, type DatasetRecord } from '../../core/dataset';
 import { pairFields, pairStyle, usedFields } from '../../core/template';
 import { chooseRow, exists, type Samples } from '../preview/datasets';
@@ -38,7 +39,7 @@ export class SampleChooser implements vscode.Disposable {
       if (sibling.toString() !== datasetHint.toString() && (await exists(sibling))) return sibling;
     }
     if (this.lastTemplate) return this.lastTemplate;
-    const all = await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500);
+    const all = (await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500)).filter((u) => isTemplateChoice(vscode.workspace.asRelativePath(u, false)));
     if (all.length === 1) return all[0];
     if (!all.length) {
       void vscode.window.showInformationMessage('Judge Studio: there is no .judge template in this workspace to run.');
@@ -159,7 +160,7 @@ export class SampleChooser implements vscode.Disposable {
   async datasetForBatch(template: vscode.Uri): Promise<vscode.Uri | undefined> {
     const current = (await this.samples.choice(template))?.dataset;
     const files = (await vscode.workspace.findFiles('**/*.{jsonl,ndjson,json,csv}', '{**/node_modules/**,**/.judge-studio/**,**/.vscode/**}', 500))
-      .filter((u) => !/(^|\/)(package(-lock)?|tsconfig[\w.-]*|jsconfig)\.json$/.test(u.path) && u.toString() !== current?.toString())
+      .filter((u) => isDatasetChoice(vscode.workspace.asRelativePath(u, false)) && u.toString() !== current?.toString())
       .sort((a, b) => a.path.localeCompare(b.path));
     type Item = vscode.QuickPickItem & { uri?: vscode.Uri };
     const item = (uri: vscode.Uri, detail?: string): Item => ({

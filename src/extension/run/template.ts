@@ -1,6 +1,7 @@
 // Loading a template for a run: the editor's text (unsaved edits included), validated once; a
 // template with errors never reaches the judge, and the message says where to look.
 import * as vscode from 'vscode';
+import { isTemplateChoice } from '../../core/workspace/choices';
 import { judgeFromTemplate, type PreparedJudge } from '../../core/judge/engine/prepare';
 import { parseTemplate } from '../../core/template';
 import { validationOf } from '../language/validation';
@@ -33,7 +34,7 @@ export async function loadTemplate(studio: Studio, uri: vscode.Uri): Promise<Loa
 /** `.judge` files in the workspace whose metric name is `metric` (front matter parsed, body ignored). */
 export async function templatesNamed(metric: string): Promise<vscode.Uri[]> {
   const found: vscode.Uri[] = [];
-  for (const uri of await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500)) {
+  for (const uri of (await vscode.workspace.findFiles('**/*.judge', '**/node_modules/**', 500)).filter((u) => isTemplateChoice(vscode.workspace.asRelativePath(u, false)))) {
     try {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       const text = open ? open.getText() : new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));

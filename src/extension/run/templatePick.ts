@@ -2,6 +2,7 @@
 // JSONL line). Never silent guesswork: the one template that fits, the one chosen before for that
 // file (workspaceState), or a quick pick of every template that fits, the last focused one first.
 import * as vscode from 'vscode';
+import { isTemplateChoice } from '../../core/workspace/choices';
 import type { TemplateConfig } from '../../core/template';
 import type { ParsedTemplate } from '../../core/template/types';
 import type { Studio } from '../studio';
@@ -41,7 +42,7 @@ export class TemplatePicker {
   async candidates(): Promise<Candidate[]> {
     const seen = new Map<string, vscode.Uri>();
     for (const d of vscode.workspace.textDocuments) if (d.languageId === 'judge' && !d.isClosed) seen.set(d.uri.toString(), d.uri);
-    for (const uri of await vscode.workspace.findFiles('**/*.judge', '{**/node_modules/**,**/.judge-studio/**}', 500)) seen.set(uri.toString(), uri);
+    for (const uri of (await vscode.workspace.findFiles('**/*.judge', '{**/node_modules/**,**/.judge-studio/**}', 500)).filter((u) => isTemplateChoice(vscode.workspace.asRelativePath(u, false)))) seen.set(uri.toString(), uri);
     const out: Candidate[] = [];
     for (const uri of seen.values()) {
       try {

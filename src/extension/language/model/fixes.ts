@@ -77,9 +77,15 @@ export function skeletonBody(t: ParsedTemplate, key: Known): string {
   switch (key) {
     case 'rubric': {
       const range = config?.kind === 'pointwise' ? config.scale : config?.ranking;
-      if (range) return scoresDescending(range.min, range.max).map((s) => `- ${s}: `).join('\n');
-      if (config?.kind === 'pairwise') return ['- A: ', '- B: ', '- TIE: '].join('\n');
-      return '- 5: ';
+      if (range) return rubricLevelLines(scoresDescending(range.min, range.max)).join('\n');
+      if (config?.kind === 'pairwise') {
+        return [
+          '- A: Replace with what makes response A the better one under the Criteria.',
+          '- B: Replace with what makes response B the better one under the Criteria.',
+          '- TIE: Replace with when both responses meet the Criteria equally.',
+        ].join('\n');
+      }
+      return rubricLevelLines([5]).join('\n');
     }
     case 'evaluation_steps':
       return stepsSkeleton(t).map((step, i) => `${i + 1}. ${step}`).join('\n');
@@ -117,6 +123,28 @@ export function stepsSkeleton(t: ParsedTemplate): string[] {
     'Compare what you found with the Rubric and choose the score whose description fits best; when torn between two, choose the lower.',
     'Write your justification first, then the score.',
   ];
+}
+
+const ORDINALS = ['second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+/**
+ * One line per score (highest first) whose text says what to write there: an empty level raises
+ * empty-rubric-level, and the same words on every level raise rubric-vague, so each level's
+ * placeholder names its own place in the scale.
+ */
+export function rubricLevelLines(descending: readonly number[]): string[] {
+  return descending.map((s, i) => {
+    const last = descending.length - 1;
+    const what =
+      i === 0 && last > 0
+        ? 'Replace with what a response at the top of the scale does: every point of the Criteria met.'
+        : i === last && last > 0
+          ? 'Replace with what a response at the bottom of the scale does: it misses what the Criteria ask for.'
+          : last === 0
+            ? 'Replace with what a response given this score does.'
+            : `Replace with what a response at the ${ORDINALS[i - 1] ?? `level ${i + 1}`} step from the top gets right, and what it misses that the step above gets.`;
+    return `- ${s}: ${what}`;
+  });
 }
 
 function scoresDescending(min: number, max: number): number[] {
@@ -196,7 +224,7 @@ function rubricGap(t: ParsedTemplate, d: Diagnostic): FixSpec[] {
     // No points at all: one line per score right under the rubric heading.
     const rubric = t.sections.find((s) => s.key === 'rubric');
     if (!rubric) return [];
-    const lines = [...(scores as number[])].sort((a, b) => b - a).map((s) => `- ${s}: `);
+    const lines = rubricLevelLines([...(scores as number[])].sort((a, b) => b - a));
     const list = lines.join('\n');
     let edit: TextEditSpec;
     if (rubric.bodyStart >= t.text.length) {
