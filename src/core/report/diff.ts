@@ -24,10 +24,10 @@ export function lineDiff(a: string, b: string): DiffLine[] | undefined {
       out.push({ op: ' ', text: x[i]! });
       i++;
       j++;
-    } else if (j < y.length && (i >= x.length || lcs[i * w + j + 1]! >= lcs[(i + 1) * w + j]!)) {
-      out.push({ op: '+', text: y[j++]! });
-    } else {
+    } else if (i < x.length && (j >= y.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
       out.push({ op: '-', text: x[i++]! });
+    } else {
+      out.push({ op: '+', text: y[j++]! });
     }
   }
   return out;
