@@ -63,6 +63,11 @@ export const reportCommand: Command = async (args, io) => {
   const panel = new PanelCollector(metric);
   for (const i of calItems) if (!isSkip(i)) panel.add(i);
   const outcome = await calibrate(calItems, metric);
+  // The rows calibrate could not use are said as calibrate says them.
+  if (outcome.ok) {
+    for (const n of outcome.notes) io.stderr(n.file !== undefined ? `${n.file}:${n.line}: the label of row ${n.row}: ${n.message}\n` : `${file}: row ${n.row} (line ${n.line}): ${n.message}\n`);
+    if (outcome.notesOmitted > 0) io.stderr(`${file}: ${outcome.notesOmitted} more row(s) skipped for the same kinds of reasons\n`);
+  }
   const calibration = !outcome.ok
     ? { error: outcome.error }
     : outcome.report.n === 0
