@@ -126,16 +126,18 @@ export function reportPage(): void {
 
   function drawSweep(s: HTMLElement, sweep: NonNullable<ReportData['sweep']>): void {
     s.append(el('p', 'muted', `${sweep.rows} screened rows, ${sweep.both} with the big judge's verdict (${sweep.audited} audited at ${sweep.audit_percent}%). x: share escalated (the big judge's cost grows with it); y: agreement.${sweep.chosen ? ` The run's rule (${sweep.chosen}) is marked.` : ''}`));
-    const W = 560;
+    // The plot on the left, the legend to its right, so no label covers a curve.
+    const W = 760;
     const H = 300;
     const L = 48;
     const B = 36;
+    const PLOT = 500;
     const ns = 'http://www.w3.org/2000/svg';
     const svg = document.createElementNS(ns, 'svg');
     svg.setAttribute('width', String(W));
     svg.setAttribute('height', String(H));
     svg.setAttribute('role', 'img');
-    const x = (v: number) => L + v * (W - L - 12);
+    const x = (v: number) => L + v * PLOT;
     const y = (v: number) => H - B - v * (H - B - 12);
     const add = (tag: string, attrs: Record<string, string>, text?: string) => {
       const e = document.createElementNS(ns, tag);
@@ -158,7 +160,7 @@ export function reportPage(): void {
       const pts = sweep.points.filter((p) => typeof p[key] === 'number').sort((a, b) => a.escalation_rate - b.escalation_rate);
       if (pts.length === 0) return;
       add('polyline', { fill: 'none', stroke: colour, 'stroke-width': '2', points: pts.map((p) => `${x(p.escalation_rate)},${y(p[key] as number)}`).join(' ') });
-      add('text', { x: String(x(0.02)), y: String(16 + 14 * i), fill: colour }, name);
+      (add('text', { x: String(x(1) + 24), y: String(y(1) + 4 + 16 * i) }, name) as SVGElement).style.fill = colour;
       for (const p of pts) {
         const c = add('circle', { cx: String(x(p.escalation_rate)), cy: String(y(p[key] as number)), r: p.rule === sweep.chosen ? '6' : '2.5', fill: colour });
         const tip = document.createElementNS(ns, 'title');
