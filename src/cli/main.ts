@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./commands/generate')).generateCommand,
   labels: async () => (await import('./commands/labels')).labelsCommand,
   compare: async () => (await import('./commands/compare')).compareCommand,
+  report: async () => (await import('./commands/report')).reportCommand,
   probe: async () => (await import('./commands/probe')).probeCommand,
   import: async () => (await import('./commands/import')).importCommand,
   'import-data': async () => (await import('./commands/importData')).importDataCommand,

@@ -63,8 +63,8 @@ describe('every command answers --help from its option table', () => {
 
   it('refuses help for a command that does not exist (exit 2)', async () => {
     const io = captureIO(tempDir());
-    assert.equal(await main(['help', 'report'], io), 2);
-    assert.match(io.err, /unknown command "report"/);
+    assert.equal(await main(['help', 'publish'], io), 2);
+    assert.match(io.err, /unknown command "publish"/);
   });
 });
 

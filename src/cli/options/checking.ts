@@ -1,5 +1,5 @@
 // The tables of the commands that read files and judge nothing: validate, render, calibrate,
-// compare, thresholds, labels and merge.
+// compare, report, thresholds, labels and merge.
 import { FIGURES } from '../../core/compare/types';
 import { CI_OPTIONS } from './shared';
 import type { CommandSpec, FlagTable } from './flags';
@@ -127,4 +127,22 @@ export const MERGE: CommandSpec = {
   description:
     'Joins results files of one run (e.g. the shards of run --shard K/N) into one file ordered by "_row". Where a row has several lines, the last one stands (later files win over earlier ones). Files of different metrics or template versions ("<metric>/template_hash") are refused. Shards are checked by the run manifest beside each (<file>.run.json, which run --shard writes): shards of different datasets, or a set missing one K of N, are refused, naming them. An existing --out is never replaced without --overwrite. Lines that are not JSON are reported and left out (exit 1).',
   options: MERGE_OPTIONS,
+};
+
+export const REPORT_OPTIONS = {
+  html: { type: 'string', arg: 'F', help: 'the HTML file to write (its folder made when missing); required' },
+  compare: { type: 'string', arg: 'B', help: "another results file of the same dataset: compare's verdict, the flipped rows and the template diff (from .judge-studio/templates/)" },
+  labels: { type: 'string', arg: 'FILE', help: "a labels file (human review) joined by _key, as calibrate --labels; its comments are shown as the human's justification" },
+  template: { type: 'string', arg: 'T', help: 'the template whose inputs give the keys of rows that have no "_key" (with --labels)' },
+  metric: { type: 'string', arg: 'NAME', help: 'the metric to report (default: the one metric the file has verdicts of)' },
+} as const satisfies FlagTable;
+
+export const REPORT: CommandSpec = {
+  name: 'report',
+  usage: ['report <results.jsonl> --html F [--compare B.jsonl] [--labels FILE] [--template T] [--metric NAME]'],
+  summary: 'one self-contained HTML page of a run: figures, heat map, failures, rows',
+  description:
+    "Writes one HTML file that opens offline in any browser: the agreement figures with their 95% bootstrap intervals (the same figures as calibrate), the confusion matrix as a heat map, failed rows by error kind, panel and criteria figures, a tiered run's threshold sweep as a curve and, with --compare, compare's verdict, the flipped rows and the template diff. The rows are listed 100 to a page with a search box. The page fetches nothing and runs only its own script (a Content-Security-Policy with default-src 'none'); text from the files is shown as text.",
+  options: REPORT_OPTIONS,
+  notes: 'Exit codes: 0 written, 2 bad usage or input (an unreadable file, no verdict column, rows of different datasets).',
 };

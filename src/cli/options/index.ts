@@ -2,13 +2,13 @@
 // `--help` and `help <command>` without loading the command; the commands parse with the same
 // tables; docs/reference/cli.md is generated from it (reference.ts).
 import { ALIGN, BATCH, GENERATE, PROBE, RUN } from './judging';
-import { CALIBRATE, COMPARE, LABELS, MERGE, RENDER, THRESHOLDS, VALIDATE } from './checking';
+import { CALIBRATE, COMPARE, LABELS, MERGE, RENDER, REPORT, THRESHOLDS, VALIDATE } from './checking';
 import { IMPORT, IMPORT_DATA } from './importing';
 import type { CommandSpec } from './flags';
 
 export { commandHelp, overview, type CommandSpec } from './flags';
 
-export const SPECS: readonly CommandSpec[] = [VALIDATE, RENDER, RUN, CALIBRATE, COMPARE, PROBE, ALIGN, GENERATE, LABELS, THRESHOLDS, MERGE, BATCH, IMPORT, IMPORT_DATA];
+export const SPECS: readonly CommandSpec[] = [VALIDATE, RENDER, RUN, CALIBRATE, COMPARE, REPORT, PROBE, ALIGN, GENERATE, LABELS, THRESHOLDS, MERGE, BATCH, IMPORT, IMPORT_DATA];
 
 export const EXIT_CODES = 'Exit codes: 0 success, 1 findings or failed rows, 2 bad usage or unreadable input.';
 
