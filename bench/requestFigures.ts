@@ -1,9 +1,9 @@
 // The request-path figures of `npm run bench` (requestPath.ts measures them): the CLI against a
-// bare fetch loop on 10,000 calls, CPU per row on 100,000 rows, the two rate-limit servers, and
-// the engine's heap over 1,000,000 rows. Each figure is the median of BENCH_RUNS runs (3 unless
-// set), every run listed in its note.
+// bare fetch loop on 10,000 calls, CPU per row on 100,000 rows and the engine's heap over
+// 1,000,000 rows, each the median of BENCH_RUNS runs (3 unless set), every run listed in its note;
+// and (section `rate`) the four kinds of rate-limit server, each over at least 9 runs.
 import type { Figure } from './measure';
-import { measureCpuPerRow, measureMemory, measureOverhead, measureRateLimit, median, REQUEST_PATH_TARGETS as T, type ProcessRun } from './requestPath';
+import { measureCpuPerRow, measureMemory, measureOverhead, measureRateLimit, median, RATE_SERVERS, rateSummary, REQUEST_PATH_TARGETS as T, type ProcessRun, type RateServer } from './requestPath';
 
 const rounds = (): number => Number(process.env['BENCH_RUNS']) || 3;
 const list = (xs: readonly ProcessRun[]): string => xs.map((x) => `${x.wallS.toFixed(2)} s / ${x.cpuS.toFixed(2)} s CPU`).join(', ');
@@ -27,17 +27,6 @@ export async function requestFigures(): Promise<Figure[]> {
     pass: c.cpuMsPerRow <= T.cpuMsPerRow,
     note: list(c.runs),
   });
-  const rateRows = Number(process.env['BENCH_RATE_ROWS']) || 300;
-  for (const server of ['headers', 'fixed'] as const) {
-    const r = await measureRateLimit({ server, rows: rateRows, rounds: rounds() });
-    figures.push({
-      work: `${rateRows} calls, C=16, 20 requests/s (${r.server})`,
-      value: `${(100 * r.limitUsed).toFixed(1)} % of the limit, ${(100 * r.refusedShare).toFixed(1)} % answered 429, ${r.failedRows} failed rows`,
-      target: `≥ ${100 * T.limitUsed} %, ≤ ${100 * T.refusedShare} %, 0`,
-      pass: r.limitUsed >= T.limitUsed && r.refusedShare <= T.refusedShare && r.failedRows === 0,
-      note: r.runs.map((x) => `${(100 * x.limitUsed).toFixed(1)} % / ${(100 * x.refusedShare).toFixed(1)} % / ${x.failedRows}`).join(', '),
-    });
-  }
   const m = await measureMemory();
   figures.push({
     work: `${m.rows.toLocaleString('en-US')} rows through the engine in-process: heap growth`,
@@ -46,5 +35,24 @@ export async function requestFigures(): Promise<Figure[]> {
     pass: (globalThis as { gc?: unknown }).gc ? m.growthMB < 20 : undefined,
     note: `heap MB every tenth: ${m.heapMB.map((s) => s.toFixed(1)).join(' ')}${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: not judged)'}`,
   });
+  return figures;
+}
+
+/** The rate-limit figures (BENCH_ONLY=rate): one per kind of server. */
+export async function rateFigures(): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const rateRows = Number(process.env['BENCH_RATE_ROWS']) || 300;
+  // At least 9 runs per server: the target holds in every run, not only in the median.
+  const rateRounds = Math.max(9, Number(process.env['BENCH_RATE_RUNS']) || 9);
+  for (const server of Object.keys(RATE_SERVERS) as RateServer[]) {
+    const r = await measureRateLimit({ server, rows: rateRows, rounds: rateRounds });
+    figures.push({
+      work: `${rateRows} calls, C=16, 20 requests/s, ${r.server}: median (range of ${r.runs.length} runs)`,
+      value: rateSummary(r),
+      target: `every run ≥ ${100 * T.limitUsed} %, ≤ ${100 * T.refusedShare} %, 0`,
+      pass: r.pass,
+      note: r.runs.map((x) => `${(100 * x.limitUsed).toFixed(1)} % / ${(100 * x.refusedShare).toFixed(1)} % / ${x.failedRows}`).join(', '),
+    });
+  }
   return figures;
 }

@@ -4,6 +4,7 @@
 //   BENCH_ONLY=calibrate,validate   run some sections (names below)
 //   BENCH_RUNS=3                    runs per measurement (the best counts; all are printed)
 //   sizes: BENCH_CALIBRATE_ROWS, BENCH_CALLS, BENCH_CPU_ROWS, BENCH_RATE_ROWS, BENCH_FIELD_MB
+//   BENCH_RATE_RUNS=9               runs per rate-limit server (never fewer than 9)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Figure } from './measure';
@@ -17,6 +18,7 @@ interface Section {
 
 export const SECTIONS: Section[] = [
   { name: 'request', file: 'requestFigures', fn: 'requestFigures' },
+  { name: 'rate', file: 'requestFigures', fn: 'rateFigures' },
   { name: 'calibrate', file: 'calibrate', fn: 'calibrateFigures' },
   { name: 'validate', file: 'template', fn: 'validateFigures' },
   { name: 'field', file: 'dataset', fn: 'bigFieldFigures' },

@@ -79,7 +79,11 @@ export interface RateLimitOptions {
    * `fixed`: at most `perSecond` requests per clock second (a counter reset every second).
    */
   model?: 'bucket' | 'window' | 'fixed';
-  /** Bucket only: send `x-ratelimit-limit/remaining/reset-requests` on every reply, as OpenAI does (default true). */
+  /**
+   * Send `x-ratelimit-limit/remaining/reset-requests` on every reply (default true). What the reset
+   * means follows the model, as servers differ: bucket, OpenAI's (until the bucket is full again);
+   * window, until the oldest request in the window leaves it; fixed, until the clock second ends.
+   */
   headers?: boolean;
   /** The `retry-after` of a 429, in seconds (default "1"). */
   retryAfter?: string;
@@ -110,31 +114,36 @@ export class RateLimit {
     const { perSecond } = this.options;
     const now = performance.now();
     if (this.options.model === 'fixed') {
-      const second = Math.floor(Date.now() / 1000);
+      const wall = Date.now();
+      const second = Math.floor(wall / 1000);
       if (second !== this.second) [this.second, this.inSecond] = [second, 0];
       const ok = this.count(this.inSecond < perSecond, now);
       if (ok) this.inSecond++;
-      return { ok, headers: ok ? {} : { 'retry-after': this.options.retryAfter ?? '1' } };
+      return { ok, headers: this.headers(ok, perSecond - this.inSecond, (second + 1) * 1000 - wall) };
     }
     if (this.options.model === 'window') {
       while (this.log.length > 0 && (this.log[0] as number) <= now - 1000) this.log.shift();
       const ok = this.log.length < perSecond;
       if (ok) this.log.push(now);
-      return { ok: this.count(ok, now), headers: ok ? {} : { 'retry-after': this.options.retryAfter ?? '1' } };
+      const oldest = this.log[0];
+      return { ok: this.count(ok, now), headers: this.headers(ok, perSecond - this.log.length, oldest === undefined ? 0 : oldest + 1000 - now) };
     }
     this.tokens = Math.min(perSecond, this.tokens + ((now - this.at) * perSecond) / 1000);
     this.at = now;
     const ok = this.count(this.tokens >= 1, now);
     if (ok) this.tokens -= 1;
+    return { ok, headers: this.headers(ok, Math.floor(this.tokens), ((perSecond - this.tokens) * 1000) / perSecond) };
+  }
+
+  private headers(ok: boolean, remaining: number, resetMs: number): Record<string, string> {
     const headers: Record<string, string> = {};
     if (this.options.headers !== false) {
-      const remaining = Math.floor(this.tokens);
-      headers['x-ratelimit-limit-requests'] = String(perSecond);
-      headers['x-ratelimit-remaining-requests'] = String(remaining);
-      headers['x-ratelimit-reset-requests'] = goDuration(((perSecond - this.tokens) * 1000) / perSecond);
+      headers['x-ratelimit-limit-requests'] = String(this.options.perSecond);
+      headers['x-ratelimit-remaining-requests'] = String(Math.max(0, remaining));
+      headers['x-ratelimit-reset-requests'] = goDuration(resetMs);
     }
     if (!ok) headers['retry-after'] = this.options.retryAfter ?? '1';
-    return { ok, headers };
+    return headers;
   }
 
   private count(ok: boolean, now: number): boolean {

@@ -60,7 +60,7 @@ describe('every run converges', function () {
 
   it('judges 300 rows at concurrency 16 against a server allowing 20 requests/s without failing a row', async () => {
     // At most 20 requests per clock second, told only by a 429 with retry-after: 1 (no x-ratelimit headers).
-    await setup(300, { rateLimit: { perSecond: 20, model: 'fixed' } });
+    await setup(300, { rateLimit: { perSecond: 20, model: 'fixed', headers: false } });
     const { code, io } = await run(['--concurrency', '16', '--no-cache']);
     assert.equal(code, EXIT_OK, io.err);
     const lines = readJsonl(path.join(dir, 'r.jsonl'));
