@@ -41,7 +41,7 @@ export async function run(ctx: UiContext): Promise<void> {
   }
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Imported 2 template(s) from support_eval.json' });
   await toast.first().waitFor({ timeout: 20_000 });
-  expect(/problem\(s\), see the Judge Studio output/.test((await toast.first().textContent()) ?? ''), 'the notice points at the graders that were not imported');
+  expect(/\d+ (errors?|warnings?)( and \d+ warnings?)?, see the Judge Studio output/.test((await toast.first().textContent()) ?? ''), 'the notice points at the graders that were not imported');
 
   const rule = await ctx.findInFrames('p.verdict-rule', 30_000);
   const ruleText = (await rule.textContent()) ?? '';
