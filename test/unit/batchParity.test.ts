@@ -12,6 +12,7 @@ import { VERDICT_FORMAT_NAMES } from '../../src/core/verdict';
 import { FakeBatchServer } from '../support/fakeBatchServer';
 import { FakeOpenAI, reply, type FakeRule } from '../support/fakeOpenAI';
 import { captureIO, hhhJudge, panelTemplate, PAIRWISE, POINTWISE, readJsonl, tempDir, writeJsonl } from '../support/judgeFixtures';
+import { prometheusRelative } from '../support/prometheusFixtures';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -88,27 +89,7 @@ Reply [[A]], [[B]] or [[C]] for a tie.
 
 /** Structured: the engine appends Prometheus's output instruction (no Output format section). */
 const PROMETHEUS_ABS = POINTWISE.replace('name: quality', 'name: prom_abs').replace('inputs: [prompt, response]', 'inputs: [prompt, response]\nverdict: prometheus');
-const PROMETHEUS_REL = `---
-name: prom_rel
-kind: pairwise
-freeform: true
-verdict: prometheus
-inputs: [prompt, response_a, response_b]
----
-###Task Description:
-Compare the two responses and end with "Feedback: (your feedback) [RESULT] (A or B)".
-
-###Instruction:
-{{prompt}}
-
-###Response A:
-{{response_a}}
-
-###Response B:
-{{response_b}}
-
-###Feedback: 
-`;
+const PROMETHEUS_REL = prometheusRelative('prom_rel');
 
 const pointRows = (n: number) => Array.from({ length: n }, (_, i) => ({ prompt: `question ${i}`, response: `answer ${'x'.repeat(i)}` }));
 const pairRows = (n: number) => Array.from({ length: n }, (_, i) => ({ prompt: `q${i}`, response_a: 'a'.repeat(i + 1), response_b: 'b'.repeat(n - i) }));

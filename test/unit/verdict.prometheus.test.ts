@@ -10,6 +10,7 @@ import { findPrometheusVerdict, verdictReader, verdictRule } from '../../src/cor
 import { validateTemplate } from '../../src/core/template';
 import { FakeOpenAI } from '../support/fakeOpenAI';
 import { items } from '../support/judgeFixtures';
+import { prometheusRelative } from '../support/prometheusFixtures';
 
 const ABSOLUTE = `---
 name: prometheus_abs
@@ -31,27 +32,7 @@ Grade the response, then end with "Feedback: (your feedback) [RESULT] (an intege
 ###Feedback: 
 `;
 
-const RELATIVE = `---
-name: prometheus_rel
-kind: pairwise
-freeform: true
-verdict: prometheus
-inputs: [prompt, response_a, response_b]
----
-###Task Description:
-Compare the two responses and end with "Feedback: (your feedback) [RESULT] (A or B)".
-
-###Instruction:
-{{prompt}}
-
-###Response A:
-{{response_a}}
-
-###Response B:
-{{response_b}}
-
-###Feedback: 
-`;
+const RELATIVE = prometheusRelative('prometheus_rel');
 
 function prepared(text: string): PreparedJudge {
   const p = prepareJudge(text);
