@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { parseTemplate, renderTemplate, validateTemplate } from '../../src/core/template';
 import { strategyFor } from '../../src/core/judge/strategies/strategy';
-import { nameProblem, starter, STARTERS } from '../../src/extension/authoring/model/starters';
+import { freeName, nameProblem, starter, STARTERS } from '../../src/extension/authoring/model/starters';
 
 describe('New Judge Template starters', () => {
   for (const { kind } of STARTERS) {
@@ -39,5 +39,13 @@ describe('New Judge Template starters', () => {
     assert.equal(nameProblem('helpfulness'), undefined);
     assert.match(nameProblem('Helpful-ness') ?? '', /lower case/);
     assert.match(nameProblem('') ?? '', /name/);
+  });
+});
+
+describe('the metric name New Judge Template offers', () => {
+  it('is the starter name when no template uses it, else the first free numbered one', () => {
+    assert.equal(freeName('helpfulness', new Set(['preference'])), 'helpfulness');
+    assert.equal(freeName('helpfulness', new Set(['helpfulness', 'helpfulness_2'])), 'helpfulness_3');
+    assert.equal(nameProblem(freeName('helpfulness', new Set(['helpfulness']))), undefined, 'the offered name is valid');
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { pageHtml as runHtml } from '../../src/extension/webview/html';
-import { entryId, parseHistory, resultsFileName, resumable, shortTime, type BatchEntry, type RunEntry } from '../../src/extension/run/model/history';
+import { batchForLine, entryId, parseHistory, resultsFileName, resumable, shortTime, type BatchEntry, type RunEntry } from '../../src/extension/run/model/history';
 import { batchEndMessage } from '../../src/extension/run/model/batchEnd';
 import { summarize, summaryLines } from '../../src/extension/run/model/summary';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema } from '../../src/protocol/run';
@@ -63,6 +63,16 @@ describe('run model: the history file', () => {
     const cut = [...entries, batchEntry({ id: 'cut', interrupted: true })];
     assert.equal(resumable(cut, 'q.judge', 'q.jsonl')?.id, 'cut');
     assert.equal(resumable(cut, 'q.judge', 'other.jsonl'), undefined);
+  });
+
+  it('finds the batch that wrote a results line: a resumed row keeps the start of its own batch', () => {
+    const rows = (judged: number) => ({ judged, ok: judged, failed: 0, skipped: 0, alreadyDone: 0 });
+    const first = batchEntry({ id: 'first', time: '2024-01-02T03:00:00.000Z', interrupted: true, rows: rows(3) });
+    const resume = batchEntry({ id: 'resume', time: '2024-01-02T05:00:00.000Z', resumed: true, rows: rows(2) });
+    assert.deepEqual([1, 3, 4, 5, 9].map((n) => batchForLine([first, resume], n)?.id), ['first', 'first', 'resume', 'resume', 'resume']);
+    const again = batchEntry({ id: 'again', time: '2024-01-03T00:00:00.000Z', resumed: false, rows: rows(4) });
+    assert.equal(batchForLine([first, resume, again], 1)?.id, 'again', 'a batch that started the file over owns its lines');
+    assert.equal(batchForLine([], 1), undefined);
   });
 
   it('names results files by metric and local time, and ids sort by time', () => {

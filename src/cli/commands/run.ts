@@ -273,6 +273,7 @@ async function judgeCommand(p: RunPlan, io: CliIO): Promise<number> {
       stats,
       log,
       cacheScope: p.endpoint.cacheScope,
+      endpointURL: p.endpoint.shownURL,
       retry: { ...DEFAULT_RETRY, retries: numbers.retries },
       outage: { ...(numbers.maxOutageMs !== undefined ? { maxOutageMs: numbers.maxOutageMs } : {}), ...(outageBaseMs ? { baseDelayMs: outageBaseMs, maxDelayMs: outageBaseMs * 4 } : {}) },
       lockCommand: `judge-studio run ${p.templateFile} --data ${String(v.data)} --out ${p.outName}`,

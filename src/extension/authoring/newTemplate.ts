@@ -2,7 +2,7 @@
 // written beside each other, then opened with the preview. Existing files are never replaced.
 import * as vscode from 'vscode';
 import type { Studio } from '../studio';
-import { nameProblem, starter, STARTERS, type StarterKind } from './model/starters';
+import { freeName, nameProblem, starter, STARTERS, type StarterKind } from './model/starters';
 
 /** Command arguments (tests, automation): skip the prompts. */
 export interface NewTemplateArgs {
@@ -35,6 +35,17 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
   }
 }
 
+function defaultName(kind: StarterKind): string {
+  return kind === 'hhh' ? 'hhh' : kind === 'criteria' ? 'answer_quality' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness';
+}
+
+/** Names the workspace's templates already use (by file name, as New Judge Template names them), and the folder's own. */
+async function takenNames(dir: vscode.Uri): Promise<Set<string>> {
+  const found = await vscode.workspace.findFiles('**/*.judge', '**/{node_modules,.judge-studio}/**', 5_000).then((u) => u, () => []);
+  const inDir = await vscode.workspace.fs.readDirectory(dir).then((e) => e.map(([n]) => n), () => []);
+  return new Set([...found.map((u) => u.path), ...inDir].map((p) => p.slice(p.lastIndexOf('/') + 1)).filter((n) => n.endsWith('.judge')).map((n) => n.slice(0, -'.judge'.length)));
+}
+
 async function create(args: NewTemplateArgs): Promise<{ template: string; dataset: string } | undefined> {
   let kind = args.kind;
   if (!kind) {
@@ -57,7 +68,7 @@ async function create(args: NewTemplateArgs): Promise<{ template: string; datase
       // runs and can take the focus: the question must not close under the user's typing.
       ignoreFocusOut: true,
       prompt: 'Results columns are named after it (e.g. helpfulness/score).',
-      value: kind === 'hhh' ? 'hhh' : kind === 'criteria' ? 'answer_quality' : kind === 'pairwise' ? 'preference' : kind === 'pass-fail' ? 'instruction_following' : 'helpfulness',
+      value: freeName(defaultName(kind), await takenNames(dir)),
       validateInput: async (v) => nameProblem(v) ?? ((await exists(vscode.Uri.joinPath(dir, `${v}.judge`))) ? `${v}.judge already exists here; choose another name.` : undefined),
     });
     if (name === undefined) return undefined;

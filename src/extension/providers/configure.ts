@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { Studio } from '../studio';
 import { commandArgs } from './commands';
-import { listModels } from './model/models';
+import { listModels, type ListModelsOutcome } from './model/models';
 import { isLoopback, originOf } from './model/origin';
 import { SECTION } from './model/settings';
 import { COMMANDS } from './notices';
@@ -83,6 +83,8 @@ export async function configureEndpoint(studio: Studio, arg: unknown): Promise<C
   if (!isLoopback(origin) && !(await keys.has(origin))) {
     const choice = await vscode.window.showInformationMessage(`Judge Studio: ${origin} usually needs an API key, and none is stored for it.`, 'Set API Key');
     if (choice) await vscode.commands.executeCommand(COMMANDS.setApiKey, { origin });
+  } else if (!vscode.workspace.isTrusted) {
+    void vscode.window.showInformationMessage(`Judge Studio will judge with ${displayUrl(baseUrl)} · ${model} once this folder is trusted.`);
   } else {
     const choice = await vscode.window.showInformationMessage(`Judge Studio will judge with ${displayUrl(baseUrl)} · ${model}.`, 'Test Connection');
     if (choice) await vscode.commands.executeCommand(COMMANDS.testConnection);
@@ -90,14 +92,23 @@ export async function configureEndpoint(studio: Studio, arg: unknown): Promise<C
   return result;
 }
 
-/** A pick from the endpoint's model list when it answers, else a typed name. */
-async function pickModel(baseUrl: string, currentModel: string, keys: ApiKeys, headers: Record<string, string>): Promise<string | undefined> {
-  const title = 'Judge Studio: Configure Endpoint (3/3)';
+/** What the model step says when it could not list the endpoint's models. */
+export const RESTRICTED_MODELS = 'models are not listed in Restricted Mode: Judge Studio contacts no endpoint until the folder is trusted';
+
+/** The endpoint's models; in Restricted Mode no request at all (the workspace may have chosen the URL). */
+async function modelsOf(baseUrl: string, keys: ApiKeys, headers: Record<string, string>): Promise<ListModelsOutcome> {
+  if (!vscode.workspace.isTrusted) return { ok: false, error: RESTRICTED_MODELS };
   const lookup = await keys.forBaseUrl(baseUrl);
-  const listed = await vscode.window.withProgress(
+  return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `Listing models at ${displayUrl(baseUrl)}` },
     () => listModels({ baseUrl, headers, ...(lookup.key !== undefined ? { apiKey: lookup.key } : {}) }),
   );
+}
+
+/** A pick from the endpoint's model list when it answers, else a typed name. */
+async function pickModel(baseUrl: string, currentModel: string, keys: ApiKeys, headers: Record<string, string>): Promise<string | undefined> {
+  const title = 'Judge Studio: Configure Endpoint (3/3)';
+  const listed = await modelsOf(baseUrl, keys, headers);
   if (listed.ok) {
     const other = '$(edit) Type a model name…';
     const items: vscode.QuickPickItem[] = [
@@ -110,7 +121,7 @@ async function pickModel(baseUrl: string, currentModel: string, keys: ApiKeys, h
   }
   return vscode.window.showInputBox({
     title,
-    prompt: listed.ok ? 'Model name' : `Model name (the endpoint did not list its models: ${listed.error})`,
+    prompt: listed.ok ? 'Model name' : listed.error === RESTRICTED_MODELS ? `Model name (${RESTRICTED_MODELS})` : `Model name (the endpoint did not list its models: ${listed.error})`,
     value: currentModel,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === '' ? 'Enter the model name, e.g. gpt-4o-mini or llama3.1:8b' : undefined),

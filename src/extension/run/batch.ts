@@ -188,7 +188,9 @@ export async function runBatch(studio: Studio, history: History, req: BatchReque
         ? `it could not write (${result?.writeError}); free space first`
         : ended === 'outage'
           ? `the endpoint kept failing for longer than allowed (${headline}); when it is back`
-          : undefined;
+          : ended === 'unreachable'
+            ? 'the endpoint was never reached (no request got an answer); check its base URL with Configure Endpoint and that the server is running, then'
+            : undefined;
   if (stats.retriedFailed) studio.log.info(`batch ${judge.metric}: ${stats.retriedFailed} failed row(s) judged again`);
   void showBatchEnd(entry, resultsFile, problem);
   return entry;

@@ -14,7 +14,7 @@ import { panelAsJudge, resolvePanel } from '../providers/panel';
 import { readSettings, resolveJudge } from '../providers/resolve';
 import type { Studio } from '../studio';
 import type { History } from './history';
-import { entryId, type RunEntry } from './model/history';
+import { batchForLine, entryId, type BatchEntry, type RunEntry } from './model/history';
 import { consistencyText, inputRecord, metricOf, resultView, verdictText, type Line } from './model/result';
 import { PassTracker } from './model/status';
 import { TracingClient } from './model/tracing';
@@ -252,7 +252,7 @@ export class RunController implements vscode.Disposable {
     const source = `${name}, row ${row}`;
     const id = `row:${row}@${file.toString()}`;
     const model = line[`${metric}/model`];
-    const judged = await this.judgedTime(file, line, metric);
+    const judged = await this.judgedTime(file, line, item.row, metric);
     const view = runView({
       id,
       template: { file: templateUri ? this.history.relative(this.history.rootFor(templateUri), templateUri) : null, metric, kind, how: null, pair: judge ? pairOf(judge) : null },
@@ -281,12 +281,14 @@ export class RunController implements vscode.Disposable {
    * When a results row was judged: its own `m/time` column when the engine wrote one, else the
    * start of the batch that wrote the file (from the history), else when the file was last written.
    */
-  private async judgedTime(file: vscode.Uri, line: Line, metric: string): Promise<{ time: string; label: string }> {
+  private async judgedTime(file: vscode.Uri, line: Line, lineNo: number, metric: string): Promise<{ time: string; label: string }> {
     const own = line[`${metric}/time`];
     if (typeof own === 'string' && !Number.isNaN(Date.parse(own))) return { time: own, label: 'judged' };
     try {
       for (const h of await this.history.files()) {
-        const batch = [...h.entries].reverse().find((e) => e.type === 'batch' && this.history.resolve(h.root, e.results).toString() === file.toString());
+        const batches = h.entries.filter((e): e is BatchEntry => e.type === 'batch' && this.history.resolve(h.root, e.results).toString() === file.toString());
+        // A row a resume kept shows the start of the batch that judged it, not the resume's.
+        const batch = batchForLine(batches, lineNo);
         if (batch) return { time: batch.time, label: 'judged in the batch started' };
       }
     } catch (e) {

@@ -5,11 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
 import type { UiContext } from './driver';
-import { pick, startCommand } from './quickInput';
+import { answer, pick, startCommand, waitForStep } from './quickInput';
 
 const MESSAGE = 'This workspace is in Restricted Mode: Judge Studio does not call a judge here. Trust the folder to run judges (previews and validation still work).';
 
-export const title = 'in Restricted Mode a judge request is refused with a clear message, and templates still preview';
+export const title = 'in Restricted Mode a judge request is refused with a clear message, templates still preview, and Configure Endpoint lists no models';
 export const trusted = false;
 export const timeoutMs = 120_000;
 
@@ -46,6 +46,19 @@ export async function run(ctx: UiContext): Promise<void> {
     expect(preview.includes('How many days are in a leap year?'), `the preview shows row 1; it reads:\n${preview.slice(0, 300)}`);
     await ctx.screenshot('untrusted-preview');
     expect(fake.requests.length === 0, 'opening the preview contacts no endpoint');
+
+    // Configure Endpoint lists no models here: its model step says why, and /v1/models is never asked.
+    await startCommand(ctx.page, 'Judge Studio: Configure Endpoint', 'Configure Endpoint (1/3)');
+    await pick(ctx.page, 'Other OpenAI-compatible endpoint…');
+    await waitForStep(ctx.page, 'Configure Endpoint (2/3)');
+    await answer(ctx.page, fake.baseURL);
+    await waitForStep(ctx.page, 'Configure Endpoint (3/3)');
+    const said = ctx.page.locator('.quick-input-widget .quick-input-message').filter({ hasText: 'models are not listed in Restricted Mode' });
+    await said.waitFor({ state: 'visible', timeout: 10_000 });
+    await ctx.screenshot('untrusted-configure-endpoint');
+    await ctx.page.keyboard.press('Escape'); // cancelled: no user setting written
+    expect(!fake.requests.some((r) => r.path === '/v1/models'), 'Configure Endpoint asked the server for its models in Restricted Mode');
+    expect(fake.requests.length === 0, `Configure Endpoint contacted the endpoint ${fake.requests.length} time(s)`);
   } finally {
     await fake.close();
   }

@@ -23,7 +23,7 @@ export interface RunMeta extends ReportMeta {
   out: string;
   interrupted: boolean;
   /** How the run ended (see pipeline.ts). */
-  stop?: 'done' | 'cancelled' | 'outage' | 'write-failed';
+  stop?: 'done' | 'cancelled' | 'outage' | 'unreachable' | 'write-failed';
   cacheDir: string | null;
 }
 

@@ -43,6 +43,8 @@ export interface PipelineOptions {
   cacheScope?: string;
   limiter?: LimiterOptions;
   outage?: OutageOptions;
+  /** The endpoint as shown to the user (no secrets), named when it is never reached. */
+  endpointURL?: string;
   writer?: WriterOptions;
   /** Recorded in the results file's lock, so a second writer is told who holds it (e.g. the command line). */
   lockCommand?: string;
@@ -70,7 +72,7 @@ export interface PipelineOptions {
 }
 
 /** How the run ended: every selected row written, or why not. */
-export type StopReason = 'done' | 'cancelled' | 'outage' | 'write-failed';
+export type StopReason = 'done' | 'cancelled' | 'outage' | 'unreachable' | 'write-failed';
 
 export interface PipelineResult {
   stats: RunStats;
@@ -144,8 +146,8 @@ async function judgeLocked(opts: PipelineOptions): Promise<PipelineResult> {
     // A resumed run decides each row by its inputs' _key, so it counts parsed rows.
     stats.total = await countRows(open(stop.signal, scan === undefined), opts.rows, scan);
     opts.onStart?.(stats, scan);
-    const gate = outageGate(opts, stats, () => {
-      reason = 'outage';
+    const gate = outageGate(opts, stats, (why) => {
+      reason = why;
       stop.abort();
     });
     const writer = new ResultsWriter(outFile, opts.mode !== 'resume', { buffered: true, ...opts.writer });
@@ -220,7 +222,7 @@ function runnerOptions(opts: PipelineOptions, own: Pick<RunnerOptions, 'items' |
 }
 
 /** The run's outage gate: its notices go to the log and the `onOutage` hook; `exceeded` stops the run. */
-function outageGate(opts: PipelineOptions, stats: RunStats, exceeded: () => void): OutageGate {
+function outageGate(opts: PipelineOptions, stats: RunStats, exceeded: (why: 'outage' | 'unreachable') => void): OutageGate {
   return new OutageGate(opts.outage, {
     onChange: (state) => {
       if (state && !stats.outage) opts.log?.(`the endpoint keeps failing (${state.lastError}) and answers nobody, not even a probe request; the run is paused and tries again with backoff`);
@@ -230,9 +232,20 @@ function outageGate(opts: PipelineOptions, stats: RunStats, exceeded: () => void
     },
     onExceeded: (state) => {
       opts.log?.(`the endpoint has answered nobody for ${Math.round((Date.now() - state.since) / 1000)} s, the longest allowed (--max-outage); stopping (last error: ${state.lastError})`);
-      exceeded();
+      exceeded('outage');
+    },
+    onUnreachable: (error) => {
+      opts.log?.(unreachableMessage(opts.endpointURL, error.message));
+      // After the failed row is written as its error: the stop aborts the calls still in flight.
+      setImmediate(() => exceeded('unreachable'));
     },
   });
+}
+
+/** Why a run that never reached its endpoint stopped, and what to check. */
+export function unreachableMessage(url: string | undefined, error: string): string {
+  const where = url ? `the judge at ${url}` : 'the judge endpoint';
+  return `${where} was never reached: no request of this run got an answer (${error}); stopping. Check the base URL (--base-url, or Configure Endpoint in the editor) and that the server is running`;
 }
 
 /** Refuses to resume a file of another metric or template version, unless told otherwise. */
@@ -308,6 +321,8 @@ export function resumeHint(result: PipelineResult, command: string): string | un
       ? `writing stopped (${result.writeError}); free space or fix the file's permissions, then`
       : result.stop === 'outage'
         ? 'the endpoint stayed down; when it is back,'
+        : result.stop === 'unreachable'
+          ? 'the endpoint was never reached; once the base URL is right and the server runs,'
         : 'to finish,';
   return `${result.written} row(s) written; ${why} run ${command} to judge the rest`;
 }

@@ -16,9 +16,15 @@ export interface OutageOptions {
   /** First wait before trying again; doubles up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Calls that may give up on network errors after their own retries, their probe failing too, while
+   * no request of the run has ever had an HTTP answer, before the run stops as unreachable (a wrong
+   * base URL, a server not started): a judge never reached gets no ten minutes of patience.
+   */
+  unreachedCalls?: number;
 }
 
-export const DEFAULT_OUTAGE: Required<OutageOptions> = { maxOutageMs: 10 * 60_000, baseDelayMs: 5_000, maxDelayMs: 60_000 };
+export const DEFAULT_OUTAGE: Required<OutageOptions> = { maxOutageMs: 10 * 60_000, baseDelayMs: 5_000, maxDelayMs: 60_000, unreachedCalls: 1 };
 
 export interface OutageState {
   /** When the outage began (ms since the epoch). */
@@ -45,6 +51,9 @@ export class OutageGate {
   private exceeded = false;
   private deadline: NodeJS.Timeout | undefined;
   private probing: Promise<boolean> | undefined;
+  /** Whether any request of the run got an HTTP answer (a reply or an error status). */
+  private heard = false;
+  private unreached = 0;
   /** Calls already given their one more try after a rate limit ended with the probe's answer. */
   private readonly regraced = new WeakSet<object>();
 
@@ -55,6 +64,8 @@ export class OutageGate {
       onChange?: (state: OutageState | undefined) => void;
       /** The outage lasted longer than allowed: the caller stops the run. */
       onExceeded?: (state: OutageState) => void;
+      /** The endpoint was never reached (no HTTP answer at all): the caller stops the run. */
+      onUnreachable?: (error: JudgeError) => void;
       now?: () => number;
     } = {},
   ) {
@@ -73,6 +84,7 @@ export class OutageGate {
   /** Any answer from the endpoint (valid or not) ends an outage. */
   onSuccess(): void {
     this.successes++;
+    this.heard = true;
     if (this.current) {
       this.current = undefined;
       this.delay = this.opts.baseDelayMs;
@@ -95,6 +107,7 @@ export class OutageGate {
    * row's error. `call` identifies the call across its tries.
    */
   async shouldRetry(error: JudgeError, mark: number, call: object, signal?: AbortSignal, probe?: Probe): Promise<boolean> {
+    if (error.options.status !== undefined) this.heard = true;
     if (!error.retryable || this.exceeded || this.successes !== mark) return false;
     const wasDown = this.current !== undefined;
     if (probe && (await this.probe(probe))) {
@@ -111,7 +124,7 @@ export class OutageGate {
       this.ownFailures++;
       return false;
     }
-    if (this.exceeded) return false;
+    if (this.exceeded || this.neverReached(error)) return false;
     const now = this.now();
     if (!this.current) {
       this.current = { since: now, nextTryAt: this.capped(now + this.delay, now), lastError: error.message };
@@ -126,6 +139,15 @@ export class OutageGate {
     }
     await sleep(Math.max(0, this.current.nextTryAt - now), signal);
     return !this.exceeded;
+  }
+
+  /** True (and the run told to stop) once enough calls failed to connect while nothing was ever answered. */
+  private neverReached(error: JudgeError): boolean {
+    if (this.heard || error.kind !== 'network') return false;
+    if (++this.unreached < this.opts.unreachedCalls) return false;
+    this.exceeded = true;
+    this.hooks.onUnreachable?.(error);
+    return true;
   }
 
   /** The next try never lies past the deadline: the last one is made at it. */

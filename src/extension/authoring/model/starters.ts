@@ -30,6 +30,12 @@ export function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** `base`, or `base_2`, `base_3`… : the first metric name no template in `taken` already uses. */
+export function freeName(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
+}
+
 export interface Starter {
   template: string;
   /** JSONL text of the sample dataset (two rows). */

@@ -150,3 +150,18 @@ export function newestPerResults<T extends { entry: BatchEntry; results: string 
   }
   return [...newest.values()];
 }
+
+/**
+ * The batch that wrote line `line` (1-based) of a results file, from that file's batch entries in
+ * the order they ran: a resume appends after the lines of the runs before it, and a batch that
+ * started the file again (not resumed) begins the count anew. Past the counted lines: the last batch.
+ */
+export function batchForLine(batches: readonly BatchEntry[], line: number): BatchEntry | undefined {
+  const start = batches.reduce((at, b, i) => (b.resumed ? at : i), 0);
+  let written = 0;
+  for (const b of batches.slice(start)) {
+    written += b.rows.judged;
+    if (line <= written) return b;
+  }
+  return batches[batches.length - 1];
+}
