@@ -7,24 +7,11 @@ import * as OpenAISDK from 'openai/core/error';
 import { scrubSecrets } from '../../security/scrub';
 import { redactUrl } from './endpoint';
 import { ReplyTooLargeError } from './httpPost';
+import { parseRetryAfter } from './rateLimitHeaders';
 import { internalError, JudgeError } from './types';
 
 /** Why our own per-request deadline aborted a call (distinguishes it from the user's Ctrl-C). */
 export const TIMEOUT_REASON = 'judge-studio: request timed out';
-
-/** `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date), capped at 10 minutes. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const cap = (ms: number) => Math.min(Math.max(0, ms), 600_000);
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return cap(Number(ms));
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return cap(seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : cap(date - now);
-}
 
 export interface ClassifyContext {
   timeoutMs: number;

@@ -447,30 +447,3 @@ export class AdaptiveLimiter {
 function spacing(ms: number, retryAfterMs: number | undefined): number {
   return retryAfterMs !== undefined && retryAfterMs > 0 ? Math.min(ms, retryAfterMs) : ms;
 }
-
-/** A duration as OpenAI and Azure write `x-ratelimit-reset-*`: `1s`, `6m0s`, `20ms`, `1h2m3.5s`, or bare seconds. */
-export function parseResetDuration(text: string | null | undefined): number | undefined {
-  if (text === null || text === undefined) return undefined;
-  const t = text.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
-  if (t === '' || !/^(\d+(\.\d+)?(h|ms|m|s|us|µs|ns))+$/.test(t)) return undefined;
-  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 };
-  let ms = 0;
-  for (const m of t.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g)) ms += Number(m[1]) * (unit[m[2] as string] as number);
-  return ms;
-}
-
-/** The request-rate headers of a reply (`x-ratelimit-limit/remaining/reset-requests`); undefined when absent or unusable (Azure sends −1 for unknown). */
-export function parseRateLimit(headers: { get(name: string): string | null } | undefined | null): RateLimitInfo | undefined {
-  if (!headers) return undefined;
-  const int = (name: string) => {
-    const v = headers.get(name);
-    if (v === null || !/^\s*\d+\s*$/.test(v)) return undefined;
-    return Number(v);
-  };
-  const remaining = int('x-ratelimit-remaining-requests');
-  if (remaining === undefined) return undefined;
-  const limit = int('x-ratelimit-limit-requests');
-  const resetMs = parseResetDuration(headers.get('x-ratelimit-reset-requests'));
-  return { remaining, ...(limit !== undefined ? { limit } : {}), ...(resetMs !== undefined ? { resetMs } : {}) };
-}

@@ -4,7 +4,7 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { LeanChat, normalizedErrorBody } from './leanChat';
-import { parseRateLimit } from './limiter';
+import { parseRateLimit } from './rateLimitHeaders';
 import { rejectsResponseFormat, toJudgeError, wantsMaxCompletionTokens } from './errors';
 import { redactUrl } from './endpoint';
 import { scrubReply, scrubSecrets } from '../../security/scrub';
