@@ -106,6 +106,33 @@ export const passFailViewSchema = z.object({
 });
 export type PassFailViewData = z.infer<typeof passFailViewSchema>;
 
+/** How the two orders of a pairwise verdict are combined: as the run stored them, or re-aggregated from its passes. */
+export const swapChoiceSchema = z.enum(['recorded', 'consistent', 'votes']);
+export type SwapChoice = z.infer<typeof swapChoiceSchema>;
+
+/** The view's own choices (calibrate's `--swap-rule` and `--by`) and what the file offers. */
+export const viewOptionsSchema = z.object({
+  /** The swap rule shown; null when the file has no pairwise passes to re-aggregate. */
+  swapRule: z.nullable(swapChoiceSchema),
+  /** Dataset columns with a few values (2 to 200) to split the figures by. */
+  byColumns: z.array(z.string()),
+  by: z.nullable(z.string()),
+});
+export type ViewOptions = z.infer<typeof viewOptionsSchema>;
+
+/** One value of the `by` column: calibrate's figures over its rows, or why there are none. */
+export const groupRowSchema = z.object({
+  value: z.string(),
+  n: count,
+  accuracy: figure,
+  balanced_accuracy: figure,
+  cohen_kappa: figure,
+  coverage: figure,
+  failed: count,
+  error: z.nullable(z.string()),
+});
+export type GroupRow = z.infer<typeof groupRowSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -139,6 +166,9 @@ export const calibrationViewSchema = z.object({
   criteria: z.optional(criteriaSwitchSchema),
   /** Categorical with passing labels: the same rows as pass/fail. */
   passFail: z.optional(z.nullable(passFailViewSchema)),
+  options: z.optional(viewOptionsSchema),
+  /** With `options.by`: the figures per value of that column. */
+  groups: z.optional(z.array(groupRowSchema)),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 
@@ -187,6 +217,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('switchMetric'), metric: z.string() }),
   /** Align Judge with Labels on this file and metric (issue #24). */
   z.object({ type: z.literal('align') }),
+  /** Re-aggregate the two orders under a swap rule, and split the figures by a column (null: none). */
+  z.object({ type: z.literal('setOptions'), swapRule: swapChoiceSchema, by: z.nullable(z.string()) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

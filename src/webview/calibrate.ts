@@ -9,10 +9,13 @@ import {
   type CalibrationView,
   type CellRow,
   type FailedRow,
+  type GroupRow,
   type HeatRow,
   type Headline,
   type HostMessage,
+  type SwapChoice,
   type ViewLabel,
+  type ViewOptions,
   type WebviewMessage,
 } from '../protocol/calibrate';
 import { button, el, root, showRejection } from './lib/dom';
@@ -76,7 +79,7 @@ function render(message: HostMessage): void {
 
 function renderReport(v: CalibrationView): void {
   const optional = optionalSections(v).map((id) => (id === 'pass-fail' ? passFail(v) : bias(v)));
-  root.replaceChildren(header(v), ...criteriaBar(v), guidance(v), headline(v), heatMap(v), el('div', 'cell-rows'), classes(v), ...optional, ...extras(v), ...panelFigures(v));
+  root.replaceChildren(header(v), ...criteriaBar(v), ...optionsBar(v), guidance(v), headline(v), ...groups(v), heatMap(v), el('div', 'cell-rows'), classes(v), ...optional, ...extras(v), ...panelFigures(v));
   root.dataset.state = 'report';
   const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
   if (selected && stillThere) select(selected.human, selected.judge);
@@ -104,6 +107,83 @@ function criteriaBar(v: CalibrationView): HTMLElement[] {
     nav.append(el('p', 'most-note', `Most disagreement: ${most.label} — the judge scores ${dir} than humans by ${fixed(Math.abs(most.mean_diff))} on average. A consistent gap on one criterion matters more than scattered noise.`));
   }
   return [nav];
+}
+
+const SWAP_CHOICES: readonly [SwapChoice, string][] = [
+  ['recorded', 'as the run judged'],
+  ['consistent', 'consistent: both orders must agree, else TIE'],
+  ['votes', 'votes: each order is one vote'],
+];
+
+/** A labelled select whose change posts the view's options (calibrate's `--swap-rule` and `--by`). */
+function choice(name: string, label: string, options: readonly [string, string][], value: string, onChange: (value: string) => void): HTMLElement {
+  const box = el('label', `choice ${name}`);
+  const select = el('select');
+  select.name = name;
+  for (const [v, text] of options) {
+    const o = el('option', undefined, text);
+    o.value = v;
+    select.append(o);
+  }
+  select.value = value;
+  select.addEventListener('change', () => onChange(select.value));
+  box.append(el('span', 'label', label), select);
+  return box;
+}
+
+/** Two orders (pairwise files with passes) and a column to split the figures by, when the file has either. */
+function optionsBar(v: CalibrationView): HTMLElement[] {
+  const o = v.options;
+  if (!o || (o.swapRule === null && o.byColumns.length === 0)) return [];
+  const nav = el('nav', 'view-options');
+  nav.setAttribute('aria-label', 'Calibration options');
+  const send = (next: Partial<ViewOptions>): void => post({ type: 'setOptions', swapRule: next.swapRule ?? o.swapRule ?? 'recorded', by: next.by === undefined ? o.by : next.by });
+  if (o.swapRule !== null) {
+    const swap = choice('swap-rule', 'Two orders: ', SWAP_CHOICES, o.swapRule, (value) => send({ swapRule: value as SwapChoice }));
+    swap.title = "How each row's two passes (A/B and B/A) make its verdict, re-read from the stored passes with no new judge calls (calibrate --swap-rule).";
+    nav.append(swap);
+  }
+  if (o.byColumns.length > 0) {
+    const columns: [string, string][] = [['', 'no column'], ...o.byColumns.map((c): [string, string] => [c, c])];
+    const by = choice('by', 'Figures by: ', columns, o.by ?? '', (value) => send({ by: value === '' ? null : value }));
+    by.title = 'Every figure per value of a dataset column (calibrate --by).';
+    nav.append(by);
+  }
+  return [nav];
+}
+
+/** calibrate --by: the figures per value of the chosen column, failed rows counted per value. */
+function groups(v: CalibrationView): HTMLElement[] {
+  const column = v.options?.by;
+  if (!column || !v.groups) return [];
+  const table = el('table', 'groups');
+  const head = el('tr');
+  head.append(...[column, 'rows', 'accuracy', 'balanced accuracy', "Cohen's κ", 'coverage', 'failed'].map((t) => headerCell(t, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  for (const g of v.groups) body.append(groupRow(g));
+  table.append(thead, body);
+  return [section('groups', `Figures by ${column} (${v.groups.length} value${v.groups.length === 1 ? '' : 's'})`, scroller(table))];
+}
+
+function groupRow(g: GroupRow): HTMLTableRowElement {
+  const tr = el('tr');
+  tr.dataset.value = g.value;
+  tr.append(headerCell(g.value, 'row'), el('td', 'num', String(g.n)));
+  if (g.error !== null) {
+    const why = el('td', 'error', g.error);
+    why.colSpan = 5;
+    tr.append(why);
+    return tr;
+  }
+  for (const [value, format] of [[g.accuracy, fixed], [g.balanced_accuracy, fixed], [g.cohen_kappa, fixed], [g.coverage, percent]] as const) {
+    const td = el('td', 'value');
+    td.append(figureNode(value, format));
+    tr.append(td);
+  }
+  tr.append(el('td', g.failed > 0 ? 'num failed' : 'num', String(g.failed)));
+  return tr;
 }
 
 function header(v: CalibrationView): HTMLElement {

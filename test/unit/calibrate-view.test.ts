@@ -13,6 +13,7 @@ import { templateHash } from '../../src/core/results/keys';
 import { parseTemplate } from '../../src/core/template';
 import { POINTWISE } from '../support/judgeFixtures';
 import { buildView, detectMetrics, metricChoices } from '../../src/extension/calibrate/model';
+import { groupColumns, groupRows, hasPasses } from '../../src/extension/calibrate/options';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema, type CalibrationView } from '../../src/protocol/calibrate';
 
 /** A pairwise results file: one JSONL line per (human, judge) pair, humans in Vertex AI's spelling. */
@@ -299,5 +300,84 @@ describe('calibration view: page and messages', () => {
     assert.ok(!webviewMessageSchema.safeParse({ type: 'openRow', row: 0 }).success);
     assert.ok(!webviewMessageSchema.safeParse({ type: 'selectCell', human: { x: 1 }, judge: 'A' }).success);
     assert.ok(!webviewMessageSchema.safeParse({ type: 'runScript' }).success);
+  });
+});
+
+describe('calibration view: swap rule and figures by a column (calibrate --swap-rule, --by)', () => {
+  // Rows 3 and 4 failed under `consistent`: one order's reply was unreadable. Under `votes` the other
+  // order decides. Row 5's orders disagree: a TIE under both rules.
+  const pass = (order: string, winner: string | null) => (winner === null ? { order, error_kind: 'invalid-reply' } : { order, winner, confidence: 0.8, justification: '' });
+  const plan: [string, string, string | null, string | null, string | null][] = [
+    ['math', 'A', 'A', 'A', 'A'],
+    ['math', 'B', 'B', 'B', 'B'],
+    ['math', 'A', null, 'A', null],
+    ['code', 'B', null, 'B', null],
+    ['code', 'A', 'TIE', 'A', 'B'],
+    ['code', 'B', 'B', 'B', 'B'],
+  ];
+  const text = plan
+    .map(([category, human, judge, ab, ba], i) =>
+      JSON.stringify({
+        _row: i + 1,
+        category,
+        prompt: `Question ${i + 1}`,
+        'pref/human_pairwise_choice': human,
+        'pref/pairwise_choice': judge,
+        ...(judge === null ? { 'pref/error': 'the reply has no verdict', 'pref/error_kind': 'invalid-reply' } : {}),
+        'pref/passes': [pass('AB', ab), pass('BA', ba)],
+      }),
+    )
+    .join('\n');
+  let file: string;
+  before(() => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'js-calib-options-')), 'pref.results.jsonl');
+    fs.writeFileSync(file, text + '\n');
+  });
+
+  it('offers the swap rule and the dataset columns with a few values, and reads the file as stored by default', async () => {
+    const out = await calibrateFile(file, 'pref', 'pref.results.jsonl');
+    assert.ok(out.ok, out.ok ? '' : out.error);
+    assert.deepEqual(out.options, { chosen: { swapRule: 'recorded', by: null }, passes: true, byColumns: ['category'] });
+    assert.equal(out.report.n, 4);
+    assert.equal(out.report.accuracy, 0.75);
+    assert.equal(out.by, undefined);
+  });
+
+  it('re-aggregates under votes: a row with one unreadable order is judged from the other, and the cells list it', async () => {
+    const out = await calibrateFile(file, 'pref', 'pref.results.jsonl', undefined, undefined, undefined, { swapRule: 'votes', by: null });
+    assert.ok(out.ok, out.ok ? '' : out.error);
+    assert.equal(out.report.n, 6);
+    assert.equal(out.report.accuracy, 5 / 6);
+    assert.deepEqual(out.cells.rows('A', 'A').rows.map((r) => r.datasetRow), [1, 3]);
+    const consistent = await calibrateFile(file, 'pref', 'pref.results.jsonl', undefined, undefined, undefined, { swapRule: 'consistent', by: null });
+    assert.ok(consistent.ok);
+    assert.equal(consistent.report.n, 4);
+  });
+
+  it('splits every figure by the chosen column, as calibrate --by does, and the view carries the table', async () => {
+    const out = await calibrateFile(file, 'pref', 'pref.results.jsonl', undefined, undefined, undefined, { swapRule: 'votes', by: 'category' });
+    assert.ok(out.ok, out.ok ? '' : out.error);
+    const rows = groupRows(out.by!);
+    assert.deepEqual(rows.map((g) => [g.value, g.n, g.accuracy, g.failed]), [['code', 3, 2 / 3, 0], ['math', 3, 1, 0]]);
+    const stored = await calibrateFile(file, 'pref', 'pref.results.jsonl', undefined, undefined, undefined, { swapRule: 'recorded', by: 'category' });
+    assert.ok(stored.ok);
+    assert.deepEqual(groupRows(stored.by!).map((g) => [g.value, g.n, g.failed]), [['code', 2, 1], ['math', 2, 1]]);
+    const view = buildView({ file, display: 'pref.results.jsonl', report: out.report, notes: [], notesOmitted: 0, runView: false, options: { swapRule: 'votes', byColumns: ['category'], by: 'category' }, groups: rows });
+    assert.ok(hostMessageSchema.safeParse({ type: 'report', view }).success);
+  });
+
+  it('ignores a by column the file does not offer, and offers no swap rule without pairwise passes', async () => {
+    const out = await calibrateFile(file, 'pref', 'pref.results.jsonl', undefined, undefined, undefined, { swapRule: 'recorded', by: 'prompt' });
+    assert.ok(out.ok);
+    assert.equal(out.options.chosen.by, null, 'prompt has a value per row: not a grouping offered');
+    const rows = rowsOf('{"a/human_rating": 3, "a/score": 4, "set": "x"}\n{"a/human_rating": 2, "a/score": 2, "set": "y", "_key": "k"}\n{"a/human_rating": 2, "a/score": 1, "set": "y"}');
+    assert.equal(hasPasses(rows, 'a'), false);
+    assert.deepEqual(groupColumns(rows), ['set']);
+  });
+
+  it('accepts setOptions messages with a known swap rule only', () => {
+    assert.ok(webviewMessageSchema.safeParse({ type: 'setOptions', swapRule: 'votes', by: 'category' }).success);
+    assert.ok(webviewMessageSchema.safeParse({ type: 'setOptions', swapRule: 'recorded', by: null }).success);
+    assert.ok(!webviewMessageSchema.safeParse({ type: 'setOptions', swapRule: 'majority', by: null }).success);
   });
 });

@@ -14,6 +14,9 @@ import { criteriaSwitch, type CriteriaSwitch } from './criteria';
 import { calibrationRecord } from '../../core/calibration/criteria';
 import { fromFound } from '../../core/calibration/templateScale';
 import type { FoundTemplate } from '../../core/labels/templates';
+import { reaggregate } from '../../core/calibration/swapRule';
+import type { GroupReport } from '../../core/calibration/types';
+import { DEFAULT_OPTIONS, groupColumns, hasPasses, type ChosenOptions } from './options';
 
 export interface LoadedFile {
   rows: DatasetRow[];
@@ -21,7 +24,19 @@ export interface LoadedFile {
 }
 
 export type Calibrated =
-  | { ok: true; report: CalibrationReport; notes: CalibrationNote[]; notesOmitted: number; cells: CellIndex; panel?: PanelFigures; criteria?: CriteriaSwitch }
+  | {
+      ok: true;
+      report: CalibrationReport;
+      notes: CalibrationNote[];
+      notesOmitted: number;
+      cells: CellIndex;
+      panel?: PanelFigures;
+      criteria?: CriteriaSwitch;
+      /** The choices applied, and what the file offers: pairwise passes to re-aggregate, columns to group by. */
+      options: { chosen: ChosenOptions; passes: boolean; byColumns: string[] };
+      /** With `chosen.by`: calibrate's figures per value of that column. */
+      by?: Record<string, GroupReport>;
+    }
   | { ok: false; error: string };
 
 /** The file's rows and malformed records; an Error (naming the file) when it cannot be read at all. */
@@ -40,36 +55,45 @@ export interface TemplatesFound {
  * Calibrates `metric` on rows already read; the errors are the core's, prefixed with the file as shown.
  * With `labelsFile` (the review's labels beside the file), its majority labels replace the rows' own human column.
  * With `templates`, a label outside the scale of the template that judged the file is an error.
+ * `chosen` re-aggregates a pairwise verdict under a swap rule and splits the figures by a column,
+ * as `calibrate --swap-rule R --by C` does.
  */
-export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
+export async function calibrateLoaded(data: LoadedFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound, chosen: ChosenOptions = DEFAULT_OPTIONS): Promise<Calibrated> {
   // Resume appends retried rows: the last line per `_row` stands, as the CLI reads it.
   data = { ...data, rows: latestRows(data.rows) };
   if (labelsFile) data = { ...data, rows: await withLabels(data.rows, metric, labelsFile) };
   // A multi-criterion judge: the overall on its integer view, or one criterion as a metric `m/<c>`.
   const criteria = await criteriaSwitch(data.rows, metric);
   if (criteria) data = { ...data, rows: data.rows.map((r) => ({ ...r, record: calibrationRecord(r.record, metric) })) };
+  // The stored passes re-aggregated under the rule chosen: no judge is called, and the cells list the rows as re-aggregated.
+  const passes = hasPasses(data.rows, metric);
+  const rule = chosen.swapRule;
+  if (passes && rule !== 'recorded') data = { ...data, rows: data.rows.map((r) => ({ ...r, record: reaggregate(r.record, metric, rule) })) };
+  const byColumns = groupColumns(data.rows);
+  const by = chosen.by !== null && byColumns.includes(chosen.by) ? chosen.by : undefined;
   // The core counts malformed records too, so it gets every item back in file order.
   const items: DatasetItem[] = [...data.rows, ...data.skipped].sort((a, b) => a.row - b.row);
   // The template's scale and passing labels: a label outside the scale is an error naming its row.
   const { scale, passingLabels } = templates ? fromFound(templates.found, data.rows, metric, templates.shown, display) : {};
-  const outcome = await calibrate(yielding(items), metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}) });
+  const outcome = await calibrate(yielding(items), metric, { ...(scale ? { scale } : {}), ...(passingLabels ? { passingLabels } : {}), ...(by !== undefined ? { by } : {}) });
   if (!outcome.ok) return { ok: false, error: `${display}: ${outcome.error}` };
   const cells = new CellIndex(data.rows, metric, outcome.report.kind);
   const collector = new PanelCollector(metric);
   for (const r of data.rows) collector.add(r);
   const panel = await collector.figures(outcome.report.kind);
-  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, ...(panel ? { panel } : {}), ...(criteria ? { criteria } : {}) };
+  const options = { chosen: { swapRule: passes ? rule : 'recorded', by: by ?? null } satisfies ChosenOptions, passes, byColumns };
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, options, ...(outcome.by ? { by: outcome.by } : {}), ...(panel ? { panel } : {}), ...(criteria ? { criteria } : {}) };
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */
-export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
+export async function calibrateFile(file: string, metric: string, display: string, signal?: AbortSignal, labelsFile?: string, templates?: TemplatesFound, chosen?: ChosenOptions): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await loadFile(file, signal);
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(file).join(display) };
   }
-  return calibrateLoaded(data, metric, display, labelsFile, templates);
+  return calibrateLoaded(data, metric, display, labelsFile, templates, chosen);
 }
 
 /** Rows between two yields to the event loop: about 15 ms of calibration on a 2-core machine. */
@@ -192,12 +216,12 @@ async function readAt(handle: fsp.FileHandle, start: number, end: number): Promi
 }
 
 /** GrowingFile.read + calibrateLoaded, with a reading error turned into a value (as calibrateFile). */
-export async function calibrateGrowing(source: GrowingFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound): Promise<Calibrated> {
+export async function calibrateGrowing(source: GrowingFile, metric: string, display: string, labelsFile?: string, templates?: TemplatesFound, chosen?: ChosenOptions): Promise<Calibrated> {
   let data: LoadedFile;
   try {
     data = await source.read();
   } catch (e) {
     return { ok: false, error: (e as Error).message.split(source.file).join(display) };
   }
-  return calibrateLoaded(data, metric, display, labelsFile, templates);
+  return calibrateLoaded(data, metric, display, labelsFile, templates, chosen);
 }

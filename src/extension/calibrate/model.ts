@@ -5,7 +5,7 @@ import { taskOf, type Task } from '../../core/calibration/guidance';
 import type { DatasetRow } from '../../core/dataset';
 import type { PanelFigures } from '../../core/calibration/panel';
 import { VERDICT_COLUMNS, VERDICT_KINDS } from '../../core/results/verdict';
-import type { BiasRow, CalibrationView, Headline, HeatRow, PanelFiguresView, PassFailViewData } from '../../protocol/calibrate';
+import type { BiasRow, CalibrationView, GroupRow, Headline, HeatRow, PanelFiguresView, PassFailViewData, ViewOptions } from '../../protocol/calibrate';
 
 /** A metric with label columns in the file. */
 export interface MetricColumns {
@@ -83,6 +83,10 @@ export interface ViewInput {
   notesOmitted: number;
   runView: boolean;
   panel?: PanelFigures | undefined;
+  /** The view's swap rule and `by` column, and what the file offers. */
+  options?: ViewOptions | undefined;
+  /** With `options.by`: the figures per value. */
+  groups?: GroupRow[] | undefined;
 }
 
 const ADVICE: Record<Task, string> = {
@@ -120,6 +124,8 @@ export function buildView(input: ViewInput): CalibrationView {
     runView: input.runView,
     panel: input.panel ? panelFiguresView(input.panel) : null,
     passFail: report.pass_fail ? passFailView(report.pass_fail) : null,
+    ...(input.options ? { options: input.options } : {}),
+    ...(input.groups ? { groups: input.groups } : {}),
   };
 }
 

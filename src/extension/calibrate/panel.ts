@@ -10,6 +10,7 @@ import { LivePanel } from '../webview/panels';
 import type { CellIndex } from './cells';
 import { calibrateGrowing, calibrateLoaded, GrowingFile, type LoadedFile, type TemplatesFound } from './load';
 import { buildView } from './model';
+import { DEFAULT_OPTIONS, groupRows, type ChosenOptions } from './options';
 
 export const CALIBRATION_VIEW_TYPE = 'judgeStudio.calibration';
 /** The run view's command (registered by the run panel): opens one row of a results file. */
@@ -27,6 +28,8 @@ export function panelTitle(file: vscode.Uri, metric: string): string {
 
 export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
   private cells: CellIndex | undefined;
+  /** The swap rule and `by` column chosen in the view (calibrate's `--swap-rule` and `--by`). */
+  private chosen: ChosenOptions = DEFAULT_OPTIONS;
   /** The file as read so far: a run appending rows costs a read of the new rows only. */
   private readonly source: GrowingFile;
   /** The workspace's templates named after each metric, looked up once per metric (a run appending recalculates often). */
@@ -98,13 +101,25 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
     try {
       const labels = labelsFileFor(this.file.fsPath);
       const templates = await this.templatesFor(this.metric);
-      const outcome = data ? await calibrateLoaded(data, this.metric, display, labels, templates) : await calibrateGrowing(this.source, this.metric, display, labels, templates);
+      const chosen = this.chosen;
+      const outcome = data ? await calibrateLoaded(data, this.metric, display, labels, templates, chosen) : await calibrateGrowing(this.source, this.metric, display, labels, templates, chosen);
       if (!outcome.ok) {
         this.cells = undefined;
         return { type: 'error', file: display, metric: this.metric, message: outcome.error };
       }
       this.cells = outcome.cells;
-      const built = buildView({ file: this.file.fsPath, display, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, runView: await hasRunView(), panel: outcome.panel });
+      const { options } = outcome;
+      const built = buildView({
+        file: this.file.fsPath,
+        display,
+        report: outcome.report,
+        notes: outcome.notes,
+        notesOmitted: outcome.notesOmitted,
+        runView: await hasRunView(),
+        panel: outcome.panel,
+        options: { swapRule: options.passes ? options.chosen.swapRule : null, byColumns: options.byColumns, by: options.chosen.by },
+        groups: outcome.by ? groupRows(outcome.by) : undefined,
+      });
       const view = { ...built, failed: outcome.cells.failed, failedTotal: outcome.cells.failedTotal };
       if (outcome.criteria) view.criteria = outcome.criteria;
       this.studio.log.debug(`calibration of ${display} (${this.metric}) took ${(performance.now() - started).toFixed(1)} ms`);
@@ -136,6 +151,15 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
         // The align command finds the template named after the metric and joins the labels file beside this one.
         await vscode.commands.executeCommand('judgeStudio.alignJudge', { data: this.file.fsPath, metric: this.metric });
         return;
+      case 'setOptions': {
+        // Only the columns this view offered; a swap rule on a file without passes changes nothing.
+        const latest = this.latest;
+        const offered = latest?.type === 'report' ? latest.view.options : undefined;
+        const by = m.by !== null && offered?.byColumns.includes(m.by) ? m.by : null;
+        this.chosen = { swapRule: offered?.swapRule === null ? 'recorded' : m.swapRule, by };
+        await this.reload();
+        return;
+      }
       case 'switchMetric':
         // Only the choices this view offered; the new panel takes this one's place.
         if (m.metric === this.metric || !this.offers(m.metric)) return;
