@@ -133,6 +133,25 @@ export const groupRowSchema = z.object({
 });
 export type GroupRow = z.infer<typeof groupRowSchema>;
 
+/** A tiered run's escalation threshold sweep (`judge-studio thresholds`): each rule's share escalated and agreements. */
+export const sweepViewSchema = z.object({
+  by: z.enum(['confidence', 'band']),
+  rows: count,
+  both: count,
+  audited: count,
+  audit_percent: z.number().check(z.gte(0), z.lte(100)),
+  points: z.array(
+    z.object({
+      rule: z.string(),
+      escalation_rate: z.number().check(z.gte(0), z.lte(1)),
+      agreement_judge: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+      agreement_human: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+      human_n: count,
+    }),
+  ),
+});
+export type SweepView = z.infer<typeof sweepViewSchema>;
+
 export const calibrationViewSchema = z.object({
   /** Absolute path of the results/dataset file. */
   file: z.string(),
@@ -169,6 +188,8 @@ export const calibrationViewSchema = z.object({
   options: z.optional(viewOptionsSchema),
   /** With `options.by`: the figures per value of that column. */
   groups: z.optional(z.array(groupRowSchema)),
+  /** A tiered run (`m/tiers`): the threshold sweep, or why it cannot be drawn. */
+  sweep: z.optional(z.union([sweepViewSchema, z.object({ error: z.string() })])),
 });
 export type CalibrationView = z.infer<typeof calibrationViewSchema>;
 

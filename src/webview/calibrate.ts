@@ -14,6 +14,7 @@ import {
   type Headline,
   type HostMessage,
   type SwapChoice,
+  type SweepView,
   type ViewLabel,
   type ViewOptions,
   type WebviewMessage,
@@ -79,7 +80,7 @@ function render(message: HostMessage): void {
 
 function renderReport(v: CalibrationView): void {
   const optional = optionalSections(v).map((id) => (id === 'pass-fail' ? passFail(v) : bias(v)));
-  root.replaceChildren(header(v), ...criteriaBar(v), ...optionsBar(v), guidance(v), headline(v), ...groups(v), heatMap(v), el('div', 'cell-rows'), classes(v), ...optional, ...extras(v), ...panelFigures(v));
+  root.replaceChildren(header(v), ...criteriaBar(v), ...optionsBar(v), guidance(v), headline(v), ...groups(v), heatMap(v), el('div', 'cell-rows'), classes(v), ...sweep(v), ...optional, ...extras(v), ...panelFigures(v));
   root.dataset.state = 'report';
   const stillThere = selected && v.labels.includes(selected.human) && v.labels.includes(selected.judge);
   if (selected && stillThere) select(selected.human, selected.judge);
@@ -184,6 +185,79 @@ function groupRow(g: GroupRow): HTMLTableRowElement {
   }
   tr.append(el('td', g.failed > 0 ? 'num failed' : 'num', String(g.failed)));
   return tr;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** The chart's size and margins, in the SVG's own units (it scales to the panel's width). */
+const CHART = { width: 560, height: 260, left: 44, bottom: 34, top: 10, right: 16 };
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * A tiered run: for each escalation threshold the screen could have used, the share of rows it
+ * escalates (the big judge's cost) against the agreement with the big judge and with the humans.
+ */
+function sweep(v: CalibrationView): HTMLElement[] {
+  const s = v.sweep;
+  if (!s) return [];
+  if ('error' in s) return [section('sweep', 'Escalation threshold sweep', el('p', 'empty', s.error))];
+  const known = s.audited > 0 ? `${s.audited} kept rows audited at ${s.audit_percent}%` : 'no audit: only escalated rows have the big judge\'s verdict, so raising the threshold cannot be measured';
+  const intro = el('p', 'legend', `${s.rows} screened rows, ${s.both} with the big judge's verdict (${known}). Across: share of rows escalated to the big judge; up: agreement. The same sweep as judge-studio thresholds --by ${s.by}.`);
+  const rows = s.points.map((p) => [p.rule, percent(p.escalation_rate), p.agreement_judge === null ? '—' : percent(p.agreement_judge), p.agreement_human === null ? '—' : `${percent(p.agreement_human)} (${p.human_n})`]);
+  const table = el('table', 'sweep-points');
+  const head = el('tr');
+  head.append(...['escalate when', 'escalated', 'agree with the big judge', 'agree with humans (rows)'].map((t) => headerCell(t, 'col')));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  rows.forEach((cells, i) => {
+    const tr = el('tr');
+    tr.dataset.rule = s.points[i]!.rule;
+    tr.append(headerCell(cells[0]!, 'row'), ...cells.slice(1).map((c) => el('td', 'num', c)));
+    body.append(tr);
+  });
+  table.append(thead, body);
+  const details = el('details', 'sweep-table');
+  details.append(el('summary', undefined, `Each threshold (${s.points.length})`), scroller(table));
+  return [section('sweep', 'Escalation threshold sweep', intro, sweepChart(s), details)];
+}
+
+function sweepChart(s: SweepView): SVGSVGElement {
+  const { width, height, left, bottom, top, right } = CHART;
+  const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'sweep-chart' });
+  chart.setAttribute('aria-label', 'Agreement against the share of rows escalated, one point per threshold');
+  const x = (share: number) => left + share * (width - left - right);
+  const y = (share: number) => height - bottom - share * (height - bottom - top);
+  for (let t = 0; t <= 4; t++) {
+    chart.append(
+      svg('line', { class: 'grid', x1: x(0), x2: x(1), y1: y(t / 4), y2: y(t / 4) }),
+      svg('text', { class: 'tick', x: left - 6, y: y(t / 4) + 4, 'text-anchor': 'end' }, `${t * 25}%`),
+      svg('text', { class: 'tick', x: x(t / 4), y: height - bottom + 16, 'text-anchor': 'middle' }, `${t * 25}%`),
+    );
+  }
+  chart.append(svg('text', { class: 'axis', x: x(0.5), y: height - 4, 'text-anchor': 'middle' }, 'share escalated to the big judge'));
+  const series: ['agreement_judge' | 'agreement_human', string, string][] = [
+    ['agreement_judge', 'judge', 'agreement with the big judge'],
+    ['agreement_human', 'human', 'agreement with humans'],
+  ];
+  series.forEach(([key, cls, name], i) => {
+    const points = s.points.filter((p) => p[key] !== null).sort((a, b) => a.escalation_rate - b.escalation_rate);
+    if (points.length === 0) return;
+    const line = svg('polyline', { class: `series ${cls}`, points: points.map((p) => `${x(p.escalation_rate)},${y(p[key]!)}`).join(' ') });
+    line.dataset.series = cls;
+    chart.append(line, svg('text', { class: `key ${cls}`, x: x(1) - 6, y: y(0) - 8 - 16 * i, 'text-anchor': 'end' }, name));
+    for (const p of points) {
+      const dot = svg('circle', { class: `dot ${cls}`, cx: x(p.escalation_rate), cy: y(p[key]!), r: 3 });
+      dot.append(svg('title', {}, `${p.rule}: ${percent(p.escalation_rate)} escalated, ${name} ${percent(p[key]!)}`));
+      chart.append(dot);
+    }
+  });
+  return chart;
 }
 
 function header(v: CalibrationView): HTMLElement {

@@ -13,7 +13,7 @@ import { templateHash } from '../../src/core/results/keys';
 import { parseTemplate } from '../../src/core/template';
 import { POINTWISE } from '../support/judgeFixtures';
 import { buildView, detectMetrics, metricChoices } from '../../src/extension/calibrate/model';
-import { groupColumns, groupRows, hasPasses } from '../../src/extension/calibrate/options';
+import { groupColumns, groupRows, hasPasses, sweepOf } from '../../src/extension/calibrate/options';
 import { hostMessageSchema, initialDataSchema, webviewMessageSchema, type CalibrationView } from '../../src/protocol/calibrate';
 
 /** A pairwise results file: one JSONL line per (human, judge) pair, humans in Vertex AI's spelling. */
@@ -381,3 +381,28 @@ describe('calibration view: swap rule and figures by a column (calibrate --swap-
     assert.ok(!webviewMessageSchema.safeParse({ type: 'setOptions', swapRule: 'majority', by: null }).success);
   });
 });
+
+describe("calibration view: a tiered run's threshold sweep", () => {
+  it('sweeps the rows as judge-studio thresholds does, and the view carries it', () => {
+    const rows = rowsOf(
+      [0.2, 0.6, 0.9]
+        .map((confidence, i) => JSON.stringify({ _row: i + 1, 't/human_rating': 4, 't/score': 4, 't/audit': confidence >= 0.5, 't/tiers': { screen: { model: 's', score: i === 0 ? 2 : 4, confidence }, judge: { model: 'b', score: 4, confidence: 0.9 }, audit_percent: 100 } }))
+        .join('\n'),
+    );
+    const sweep = sweepOf(rows, 't');
+    assert.ok(sweep && !('error' in sweep));
+    const none = sweep.points.find((p) => p.rule === 'confidence<0')!;
+    assert.deepEqual([none.escalation_rate, none.agreement_judge, none.agreement_human, none.human_n], [0, 2 / 3, 2 / 3, 3]);
+    assert.equal(sweep.points.find((p) => p.rule === 'confidence<0.5')!.agreement_human, 1);
+    // At --audit 100 an audited row weighs 1, as an escalated one does: still counted as audited.
+    assert.equal(sweep.audited, 2);
+    assert.equal(sweepOf(rowsOf('{"t/human_rating": 4, "t/score": 4}'), 't'), undefined, 'no tiered row, no sweep');
+    assert.ok(hostMessageSchema.safeParse({ type: 'report', view: { ...minimalView(), sweep } }).success);
+    assert.ok(hostMessageSchema.safeParse({ type: 'report', view: { ...minimalView(), sweep: { error: 'no row has "t/tiers"' } } }).success);
+  });
+});
+
+function minimalView(): CalibrationView {
+  const outcome = { metric: 't' };
+  return { file: '/w/r.jsonl', display: 'r.jsonl', metric: outcome.metric, kind: 'pointwise', n: 0, skipped: 0, skippedText: '', labels: [], rows: [], columnTotals: [], headline: [], classes: [], bias: [], rules: [], guidance: { task: 'ordinal', advice: '', primary: [], warnings: [] }, notes: [], notesOmitted: 0, runView: false };
+}

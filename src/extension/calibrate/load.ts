@@ -16,7 +16,8 @@ import { fromFound } from '../../core/calibration/templateScale';
 import type { FoundTemplate } from '../../core/labels/templates';
 import { reaggregate } from '../../core/calibration/swapRule';
 import type { GroupReport } from '../../core/calibration/types';
-import { DEFAULT_OPTIONS, groupColumns, hasPasses, type ChosenOptions } from './options';
+import { DEFAULT_OPTIONS, groupColumns, hasPasses, sweepOf, type ChosenOptions } from './options';
+import type { SweepView } from '../../protocol/calibrate';
 
 export interface LoadedFile {
   rows: DatasetRow[];
@@ -36,6 +37,8 @@ export type Calibrated =
       options: { chosen: ChosenOptions; passes: boolean; byColumns: string[] };
       /** With `chosen.by`: calibrate's figures per value of that column. */
       by?: Record<string, GroupReport>;
+      /** A tiered run: its threshold sweep. */
+      sweep?: SweepView | { error: string };
     }
   | { ok: false; error: string };
 
@@ -81,8 +84,9 @@ export async function calibrateLoaded(data: LoadedFile, metric: string, display:
   const collector = new PanelCollector(metric);
   for (const r of data.rows) collector.add(r);
   const panel = await collector.figures(outcome.report.kind);
+  const sweep = sweepOf(data.rows, metric);
   const options = { chosen: { swapRule: passes ? rule : 'recorded', by: by ?? null } satisfies ChosenOptions, passes, byColumns };
-  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, options, ...(outcome.by ? { by: outcome.by } : {}), ...(panel ? { panel } : {}), ...(criteria ? { criteria } : {}) };
+  return { ok: true, report: outcome.report, notes: outcome.notes, notesOmitted: outcome.notesOmitted, cells, options, ...(outcome.by ? { by: outcome.by } : {}), ...(sweep ? { sweep } : {}), ...(panel ? { panel } : {}), ...(criteria ? { criteria } : {}) };
 }
 
 /** loadFile + calibrateLoaded, with a reading error turned into a value. */

@@ -5,7 +5,7 @@ import { taskOf, type Task } from '../../core/calibration/guidance';
 import type { DatasetRow } from '../../core/dataset';
 import type { PanelFigures } from '../../core/calibration/panel';
 import { VERDICT_COLUMNS, VERDICT_KINDS } from '../../core/results/verdict';
-import type { BiasRow, CalibrationView, GroupRow, Headline, HeatRow, PanelFiguresView, PassFailViewData, ViewOptions } from '../../protocol/calibrate';
+import type { BiasRow, CalibrationView, GroupRow, Headline, HeatRow, PanelFiguresView, PassFailViewData, SweepView, ViewOptions } from '../../protocol/calibrate';
 
 /** A metric with label columns in the file. */
 export interface MetricColumns {
@@ -87,6 +87,8 @@ export interface ViewInput {
   options?: ViewOptions | undefined;
   /** With `options.by`: the figures per value. */
   groups?: GroupRow[] | undefined;
+  /** A tiered run's threshold sweep. */
+  sweep?: SweepView | { error: string } | undefined;
 }
 
 const ADVICE: Record<Task, string> = {
@@ -126,6 +128,7 @@ export function buildView(input: ViewInput): CalibrationView {
     passFail: report.pass_fail ? passFailView(report.pass_fail) : null,
     ...(input.options ? { options: input.options } : {}),
     ...(input.groups ? { groups: input.groups } : {}),
+    ...(input.sweep ? { sweep: input.sweep } : {}),
   };
 }
 

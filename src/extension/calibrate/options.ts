@@ -5,7 +5,8 @@ import { MAX_GROUPS } from '../../core/calibration/calibrate';
 import { jsonCell } from '../../core/calibration/labels';
 import type { GroupReport } from '../../core/calibration/types';
 import type { DatasetRow } from '../../core/dataset';
-import type { GroupRow, SwapChoice } from '../../protocol/calibrate';
+import { sweepThresholds } from '../../core/judge/tiers/thresholdSweep';
+import type { GroupRow, SwapChoice, SweepView } from '../../protocol/calibrate';
 
 /** What the user chose in the view; the defaults are the file as the run wrote it, not split. */
 export interface ChosenOptions {
@@ -73,4 +74,17 @@ export function groupRows(by: Record<string, GroupReport>): GroupRow[] {
           error: null,
         },
   );
+}
+
+/** A tiered run's threshold sweep over the rows (as `judge-studio thresholds` sweeps it); undefined when no row is tiered. */
+export function sweepOf(rows: readonly DatasetRow[], metric: string): SweepView | { error: string } | undefined {
+  const column = `${metric}/tiers`;
+  if (!rows.some((r) => r.record[column] !== undefined)) return undefined;
+  const sweep = sweepThresholds(
+    rows.map((r) => r.record),
+    metric,
+  );
+  if ('error' in sweep) return sweep;
+  const { by, rows: n, both, audited, audit_percent, points } = sweep;
+  return { by, rows: n, both, audited, audit_percent, points: points.map(({ rule, escalation_rate, agreement_judge, agreement_human, human_n }) => ({ rule, escalation_rate, agreement_judge, agreement_human, human_n })) };
 }

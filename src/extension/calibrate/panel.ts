@@ -119,6 +119,7 @@ export class CalibrationPanel extends LivePanel<HostMessage, WebviewMessage> {
         panel: outcome.panel,
         options: { swapRule: options.passes ? options.chosen.swapRule : null, byColumns: options.byColumns, by: options.chosen.by },
         groups: outcome.by ? groupRows(outcome.by) : undefined,
+        sweep: outcome.sweep,
       });
       const view = { ...built, failed: outcome.cells.failed, failedTotal: outcome.cells.failedTotal };
       if (outcome.criteria) view.criteria = outcome.criteria;

@@ -3,8 +3,7 @@
 // unreadable is judged from the other) and split the figures by a dataset column.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Locator } from 'playwright-core';
-import type { UiContext } from './driver';
+import { waitForLocatorText, waitUntil, type UiContext } from './driver';
 
 export const title = 'the calibration view re-reads the two orders under another swap rule and splits the figures by a column';
 export const timeoutMs = 120_000;
@@ -46,7 +45,7 @@ export async function run(ctx: UiContext): Promise<void> {
   await ctx.runCommand('Judge Studio: Calibrate Judge');
 
   // As stored: the two failed rows are left out, 3 of 4 agree.
-  await waitText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure', 30_000), '0.750');
+  await waitForLocatorText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure', 30_000), '0.750');
   expect(((await (await ctx.findInFrames('header .counts')).textContent()) ?? '').startsWith('4 labelled rows'), 'four rows have both labels as recorded');
   const swap = await ctx.findInFrames('nav.view-options select[name="swap-rule"]');
   expect((await swap.inputValue()) === 'recorded', `the swap rule starts as the run judged, not "${await swap.inputValue()}"`);
@@ -56,8 +55,8 @@ export async function run(ctx: UiContext): Promise<void> {
   await ctx.page.keyboard.press('ArrowDown');
   await ctx.page.keyboard.press('ArrowDown');
   // Under votes the unreadable order abstains and the other decides: 5 of 6 agree.
-  await waitText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure'), '0.833', 20_000);
-  await waitFor(async () => ((await (await ctx.findInFrames('header .counts')).textContent()) ?? '').startsWith('6 labelled rows'), 'six rows are judged under votes');
+  await waitForLocatorText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure'), '0.833', 20_000);
+  await waitUntil(async () => ((await (await ctx.findInFrames('header .counts')).textContent()) ?? '').startsWith('6 labelled rows'), 'six rows are judged under votes');
   expect((await (await ctx.findInFrames('nav.view-options select[name="swap-rule"]')).inputValue()) === 'votes', 'the select shows votes after the recalculation');
 
   // Figures by category: each value's rows and agreement.
@@ -79,22 +78,9 @@ export async function run(ctx: UiContext): Promise<void> {
   await swapAgain.focus();
   await ctx.page.keyboard.press('ArrowUp');
   await ctx.page.keyboard.press('ArrowUp');
-  await waitText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure'), '0.750', 20_000);
+  await waitForLocatorText(await ctx.findInFrames('.figure-card[data-key="accuracy"] .figure'), '0.750', 20_000);
   const storedCoding = await (await ctx.findInFrames('section.groups tr[data-value="coding"]')).locator('th, td').allTextContents();
   expect(storedCoding[1] === '2' && storedCoding[storedCoding.length - 1] === '1', `as recorded, coding has 2 rows and 1 failed: ${storedCoding.join(' | ')}`);
-}
-
-async function waitText(locator: Locator, text: string, timeoutMs = 10_000): Promise<void> {
-  await waitFor(async () => ((await locator.textContent()) ?? '').trim() === text, `expected "${text}", read "${await locator.textContent().catch(() => '?')}"`, timeoutMs);
-}
-
-async function waitFor(check: () => Promise<boolean>, message: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(message);
-    await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
-  }
 }
 
 function expect(condition: boolean, message: string): void {

@@ -161,3 +161,18 @@ export async function screenshot(page: Page, outDir: string, name: string): Prom
 function exactly(text: string): RegExp {
   return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
 }
+
+/** Polls `check` until it holds, or throws `message` at the deadline (a check that throws counts as not yet). */
+export async function waitUntil(check: () => Promise<boolean>, message: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(message);
+    await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
+  }
+}
+
+/** Waits until the locator's trimmed text is `text`. */
+export async function waitForLocatorText(locator: Locator, text: string, timeoutMs = 10_000): Promise<void> {
+  await waitUntil(async () => ((await locator.textContent()) ?? '').trim() === text, `expected "${text}", read "${await locator.textContent().catch(() => '?')}"`, timeoutMs);
+}

@@ -34,6 +34,8 @@ export interface SweepReport {
 interface Row {
   screen: TierVerdict;
   judge: TierVerdict | null;
+  /** A kept row the big judge saw by the audit (`m/audit`). */
+  audited: boolean;
   /** 1 for a row the big judge saw because it was escalated; 100/P for an audited one. */
   weight: number;
   human: string | number | undefined;
@@ -58,7 +60,7 @@ function readRows(records: Iterable<DatasetRecord>, metric: string): { rows: Row
     if (tiers.screen.pairwise_choice !== undefined) pairwise = true;
     const audited = r[`${metric}/audit`] === true;
     const humanCell = pairwise ? parseChoice(r[`${metric}/human_pairwise_choice`]) : parseRating(r[`${metric}/human_rating`]);
-    rows.push({ screen: tiers.screen, judge: tiers.judge ?? null, weight: audited && percent > 0 ? 100 / percent : 1, human: isLabel(humanCell) ? humanCell : undefined });
+    rows.push({ screen: tiers.screen, judge: tiers.judge ?? null, audited, weight: audited && percent > 0 ? 100 / percent : 1, human: isLabel(humanCell) ? humanCell : undefined });
   }
   return { rows, percent, pairwise };
 }
@@ -124,7 +126,8 @@ export function sweepThresholds(records: Iterable<DatasetRecord>, metric: string
     by: mode,
     rows: rows.length,
     both: rows.filter((r) => verdictKey(r.judge) !== undefined).length,
-    audited: rows.filter((r) => r.weight !== 1).length,
+    // Counted by the flag: at --audit 100 an audited row weighs 1, as an escalated one does.
+    audited: rows.filter((r) => r.audited).length,
     audit_percent: percent,
     points,
   };
